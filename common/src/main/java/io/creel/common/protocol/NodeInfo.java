@@ -1,0 +1,47 @@
+package io.creel.common.protocol;
+
+import io.creel.common.namespace.NodeType;
+import io.netty.buffer.ByteBuf;
+
+/**
+ * What the namenode says about a node.
+ *
+ * @param id            the node's identity; a replaced KeyValue gets a new id (each value version is a node)
+ * @param type          node type
+ * @param length        readable bytes: a File's synced length, a value's committed length, or for a
+ *                      container the bytes of its record array
+ * @param storageClass  the node's own storage class, or "" when it inherits
+ * @param locationClass the node's placement preference (a host name), or ""
+ * @param enumerable    whether the node's children are listed (false only for non-enumerable Tables)
+ * @param modifiedMillis last change, epoch milliseconds
+ * @param writing        whether a writer currently holds the node's lease
+ */
+public record NodeInfo(long id, NodeType type, long length, String storageClass, String locationClass,
+                       boolean enumerable, long modifiedMillis, boolean writing) implements Message {
+    @Override
+    public void encode(ByteBuf out) {
+        out.writeLong(id);
+        out.writeByte(type.code());
+        out.writeLong(length);
+        Wire.writeString(out, storageClass);
+        Wire.writeString(out, locationClass);
+        Wire.writeBoolean(out, enumerable);
+        out.writeLong(modifiedMillis);
+        Wire.writeBoolean(out, writing);
+    }
+
+    public static NodeInfo decode(ByteBuf in) {
+        long id = Wire.readLong(in, "node.id");
+        int typeCode = Wire.readByte(in, "node.type");
+        NodeType type;
+        try {
+            type = NodeType.ofCode(typeCode);
+        } catch (IllegalArgumentException e) {
+            throw new ProtocolException("unknown node type " + typeCode);
+        }
+        return new NodeInfo(id, type, Wire.readNonNegativeLong(in, "node.length"),
+                Wire.readString(in, "node.storageClass"), Wire.readString(in, "node.locationClass"),
+                Wire.readBoolean(in, "node.enumerable"), Wire.readLong(in, "node.modified"),
+                Wire.readBoolean(in, "node.writing"));
+    }
+}

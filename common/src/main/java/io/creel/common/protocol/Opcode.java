@@ -1,0 +1,41 @@
+package io.creel.common.protocol;
+
+/** What a request asks for. The numeric codes are the wire format: never renumber, only add. */
+public enum Opcode {
+    // metadata plane (namenode)
+    CREATE(1),
+    LOOKUP(2),
+    REMOVE(3),
+    MOVE(4),
+    MAP(5),
+    COMMIT(6),
+    REGISTER(7),
+    HEARTBEAT(8),
+    STATUS(9),
+    // data plane (storage server)
+    BLOCK_READ(20),
+    BLOCK_WRITE(21);
+
+    private static final Opcode[] BY_CODE = new Opcode[256];
+
+    static {
+        for (Opcode o : values()) {
+            BY_CODE[o.code] = o;
+        }
+    }
+
+    private final int code;
+
+    Opcode(int code) {
+        this.code = code;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    /** The opcode for a wire value, or {@code null} if there is none. */
+    public static Opcode ofCode(int code) {
+        return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
+    }
+}

@@ -1,0 +1,84 @@
+package io.creel.common.rpc;
+
+import io.creel.common.error.CreelException;
+import io.creel.common.protocol.Frame;
+import io.creel.common.protocol.Message;
+import io.creel.common.protocol.Opcode;
+import io.creel.common.protocol.Wire;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+
+/** Builds frames in the layout of {@link Frame}. The caller owns the returned buffer until it writes it. */
+public final class Frames {
+    private Frames() {
+    }
+
+    /** A decoder that cuts the stream into frames and rejects any frame longer than {@code maxFrame}. */
+    public static LengthFieldBasedFrameDecoder decoder(int maxFrame) {
+        return new LengthFieldBasedFrameDecoder(maxFrame, 0, Frame.LENGTH_FIELD, 0, Frame.LENGTH_FIELD, true);
+    }
+
+    /** Starts a frame: writes the header with a placeholder length. Finish with {@link #finish}. */
+    public static ByteBuf begin(ByteBufAllocator alloc, int bodyHint, Opcode op, int flags, long requestId) {
+        ByteBuf buf = alloc.ioBuffer(Frame.HEADER + bodyHint);
+        buf.writeInt(0);
+        buf.writeByte(op.code());
+        buf.writeByte(flags);
+        buf.writeLong(requestId);
+        return buf;
+    }
+
+    /** Fills in the length field once the body is written. */
+    public static ByteBuf finish(ByteBuf frame) {
+        frame.setInt(0, frame.readableBytes() - Frame.LENGTH_FIELD);
+        return frame;
+    }
+
+    public static ByteBuf request(ByteBufAllocator alloc, Opcode op, long requestId, Message body) {
+        ByteBuf buf = begin(alloc, 64, op, 0, requestId);
+        try {
+            body.encode(buf);
+            return finish(buf);
+        } catch (RuntimeException e) {
+            buf.release();
+            throw e;
+        }
+    }
+
+    /** A successful response whose body is {@code body}'s encoding. */
+    public static ByteBuf ok(ByteBufAllocator alloc, Opcode op, long requestId, Message body) {
+        ByteBuf buf = begin(alloc, 64, op, Frame.FLAG_RESPONSE, requestId);
+        try {
+            buf.writeShort(Frame.STATUS_OK);
+            body.encode(buf);
+            return finish(buf);
+        } catch (RuntimeException e) {
+            buf.release();
+            throw e;
+        }
+    }
+
+    /** The header of a successful response whose payload of {@code payloadLength} bytes follows separately. */
+    public static ByteBuf okHeader(ByteBufAllocator alloc, Opcode op, long requestId, int payloadLength) {
+        ByteBuf buf = alloc.ioBuffer(Frame.HEADER + 2);
+        buf.writeInt(Frame.HEADER_AFTER_LENGTH + 2 + payloadLength);
+        buf.writeByte(op.code());
+        buf.writeByte(Frame.FLAG_RESPONSE);
+        buf.writeLong(requestId);
+        buf.writeShort(Frame.STATUS_OK);
+        return buf;
+    }
+
+    /** A failed response carrying the error's code and message. */
+    public static ByteBuf error(ByteBufAllocator alloc, Opcode op, long requestId, CreelException error) {
+        ByteBuf buf = begin(alloc, 128, op, Frame.FLAG_RESPONSE, requestId);
+        buf.writeShort(error.code().code());
+        String msg = error.getMessage() == null ? "" : error.getMessage();
+        if (msg.length() > 2000) {
+            msg = msg.substring(0, 2000) + "...";
+        }
+        Wire.writeString(buf, msg);
+        return finish(buf);
+    }
+}

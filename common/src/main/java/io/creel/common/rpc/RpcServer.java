@@ -1,0 +1,158 @@
+package io.creel.common.rpc;
+
+import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
+import io.creel.common.protocol.Frame;
+import io.creel.common.protocol.Opcode;
+import io.creel.common.protocol.ProtocolException;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import java.net.InetSocketAddress;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A TCP server speaking the frame protocol: cuts frames, checks headers, and hands each request to
+ * a {@link RequestHandler}. A peer that sends a malformed frame is disconnected with a logged reason;
+ * every other connection carries on.
+ */
+public final class RpcServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RpcServer.class);
+
+    private final String name;
+    private final Channel serverChannel;
+    private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+
+    private RpcServer(String name, Channel serverChannel) {
+        this.name = name;
+        this.serverChannel = serverChannel;
+    }
+
+    /**
+     * Binds and starts serving.
+     *
+     * @param name      used in log lines ("namenode", "dram storage")
+     * @param bindHost  interface to listen on
+     * @param port      port, 0 for any free one
+     * @param loops     event loops to run on (not closed by this server)
+     * @param maxFrame  largest frame accepted
+     * @param handler   serves the requests
+     */
+    public static RpcServer start(String name, String bindHost, int port, EventLoops loops, int maxFrame,
+                                  RequestHandler handler) {
+        RpcServer[] self = new RpcServer[1];
+        ServerBootstrap b = new ServerBootstrap()
+                .group(loops.group())
+                .channel(loops.serverSocketChannel())
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.SO_KEEPALIVE, true)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        self[0].connections.add(ch);
+                        ch.pipeline().addLast("frames", Frames.decoder(maxFrame));
+                        ch.pipeline().addLast("dispatch", new Dispatch(name, handler));
+                    }
+                });
+        try {
+            Channel ch = b.bind(bindHost, port).sync().channel();
+            self[0] = new RpcServer(name, ch);
+            return self[0];
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CreelException(ErrorCode.INTERNAL, name + ": interrupted while binding");
+        } catch (Exception e) {
+            throw new CreelException(ErrorCode.UNAVAILABLE, name + ": cannot listen on " + bindHost + ":" + port
+                    + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The address actually bound (with the chosen port when 0 was asked for). */
+    public InetSocketAddress localAddress() {
+        return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    public int port() {
+        return localAddress().getPort();
+    }
+
+    /** Stops listening and closes every open connection. */
+    @Override
+    public void close() {
+        serverChannel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        LOG.debug("{}: stopped", name);
+    }
+
+    /** Checks frame headers and dispatches requests; one instance per connection. */
+    private static final class Dispatch extends ChannelInboundHandlerAdapter {
+        private final String name;
+        private final RequestHandler handler;
+
+        Dispatch(String name, RequestHandler handler) {
+            this.name = name;
+            this.handler = handler;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ByteBuf frame = (ByteBuf) msg;
+            try {
+                if (frame.readableBytes() < Frame.HEADER_AFTER_LENGTH) {
+                    throw new ProtocolException("frame of " + frame.readableBytes() + " bytes is shorter than a header");
+                }
+                int code = frame.readUnsignedByte();
+                int flags = frame.readUnsignedByte();
+                long requestId = frame.readLong();
+                Opcode op = Opcode.ofCode(code);
+                if (op == null) {
+                    throw new ProtocolException("unknown opcode " + code);
+                }
+                if ((flags & Frame.FLAG_RESPONSE) != 0) {
+                    throw new ProtocolException("a response frame was sent to a server");
+                }
+                RpcCall call = new RpcCall(ctx.channel(), op, requestId, frame);
+                try {
+                    handler.handle(call);
+                } catch (ProtocolException e) {
+                    throw e;
+                } catch (CreelException e) {
+                    call.fail(e);
+                } catch (RuntimeException e) {
+                    LOG.error("{}: {} request failed", name, op, e);
+                    call.fail(new CreelException(ErrorCode.INTERNAL, name + ": " + op + " failed: " + e));
+                }
+            } catch (ProtocolException e) {
+                LOG.warn("{}: closing connection from {}: {}", name, ctx.channel().remoteAddress(), e.getMessage());
+                ctx.close();
+            } finally {
+                frame.release();
+            }
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            handler.connectionClosed(ctx.channel());
+            ctx.fireChannelInactive();
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            // Oversized frames and socket errors end up here: drop this peer, keep serving the rest.
+            LOG.warn("{}: closing connection from {}: {}", name, ctx.channel().remoteAddress(), cause.toString());
+            ctx.close();
+        }
+    }
+}
