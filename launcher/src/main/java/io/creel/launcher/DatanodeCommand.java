@@ -1,0 +1,66 @@
+package io.creel.launcher;
+
+import io.creel.client.cli.CommonOptions;
+import io.creel.common.conf.ConfKeys;
+import io.creel.common.conf.CreelConf;
+import io.creel.common.storage.runtime.StorageServerRuntime;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code creel datanode --tier dram|disk}: a storage server daemon. */
+@Command(name = "datanode", mixinStandardHelpOptions = true,
+        description = "Run a storage server exporting one medium until interrupted.")
+public final class DatanodeCommand implements Callable<Integer> {
+    @Mixin
+    CommonOptions common;
+
+    @Option(names = "--tier", required = true, paramLabel = "TIER", description = "Medium to export: dram or disk.")
+    String tier;
+
+    @Option(names = "--size", paramLabel = "SIZE", description = "Bytes to export (default: creel.storage.<tier>.size).")
+    String size;
+
+    @Option(names = "--path", paramLabel = "DIR", description = "Directory for the medium's files (default: creel.storage.<tier>.path).")
+    String path;
+
+    @Option(names = "--port", paramLabel = "N", description = "Data port (default: creel.storage.port; 0 = any free port).")
+    Integer port;
+
+    @Option(names = "--class", paramLabel = "CLASS", description = "Storage class of its blocks (default: the tier name).")
+    String storageClass;
+
+    @Option(names = "--host", paramLabel = "HOST", description = "Host name clients use to reach it (default: creel.storage.advertise.host).")
+    String host;
+
+    @Override
+    public Integer call() {
+        StorageServerRuntime.findTier(tier); // an unknown tier is named before its settings are checked
+        Map<String, String> o = new LinkedHashMap<>();
+        if (size != null) {
+            o.put("creel.storage." + tier + ".size", size);
+        }
+        if (path != null) {
+            o.put("creel.storage." + tier + ".path", path);
+        }
+        if (port != null) {
+            o.put(ConfKeys.STORAGE_PORT.name(), Integer.toString(port));
+        }
+        if (storageClass != null) {
+            o.put(ConfKeys.STORAGE_CLASS.name(), storageClass);
+        }
+        if (host != null) {
+            o.put(ConfKeys.STORAGE_ADVERTISE_HOST.name(), host);
+        }
+        CreelConf conf = common.loadConf().with(o);
+        StorageServerRuntime rt = StorageServerRuntime.start(conf, tier);
+        System.out.println("Creel " + tier + " storage server at " + rt.info().address() + ", registering with "
+                + conf.explicitSettings().getOrDefault(ConfKeys.NAMENODE_ADDRESS.name(),
+                        ConfKeys.NAMENODE_ADDRESS.defaultText()));
+        System.out.flush();
+        return Daemons.runUntilInterrupted(tier + " storage server", rt);
+    }
+}

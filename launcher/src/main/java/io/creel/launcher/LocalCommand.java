@@ -1,0 +1,76 @@
+package io.creel.launcher;
+
+import io.creel.client.cli.CommonOptions;
+import io.creel.common.conf.ConfKeys;
+import io.creel.common.conf.ConfValues;
+import io.creel.common.conf.CreelConf;
+import io.creel.common.protocol.StorageServerInfo;
+import io.creel.common.storage.runtime.StorageServerRuntime;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code creel local}: a namenode, a DRAM and a disk storage server in one process on localhost. */
+@Command(name = "local", mixinStandardHelpOptions = true,
+        description = "Run a one-machine cluster (namenode + DRAM + disk storage server) until interrupted.")
+public final class LocalCommand implements Callable<Integer> {
+    @Mixin
+    CommonOptions common;
+
+    @Option(names = "--dram", paramLabel = "SIZE", defaultValue = "512m",
+            description = "DRAM tier size (default: ${DEFAULT-VALUE}).")
+    String dram;
+
+    @Option(names = "--disk", paramLabel = "SIZE", defaultValue = "2g",
+            description = "Disk tier size (default: ${DEFAULT-VALUE}).")
+    String disk;
+
+    @Option(names = "--data-dir", paramLabel = "DIR",
+            description = "Directory for the disk tier's files (default: creel.storage.disk.path).")
+    Path dataDir;
+
+    @Option(names = "--port", paramLabel = "N", description = "Namenode port (default: the port of creel.namenode.address).")
+    Integer port;
+
+    @Override
+    public Integer call() {
+        CreelConf conf = common.loadConf();
+        long dramBytes = parseSize("--dram", dram);
+        long diskBytes = parseSize("--disk", disk);
+        int nnPort = port != null ? port : conf.get(ConfKeys.NAMENODE_ADDRESS).get(0).port();
+        LocalCluster.Builder b = LocalCluster.builder().port(nnPort).dram(dramBytes).disk(diskBytes)
+                .servers(dramBytes > 0 ? 1 : 0, diskBytes > 0 ? 1 : 0);
+        for (Map.Entry<String, String> e : conf.explicitSettings().entrySet()) {
+            if (!e.getKey().equals(ConfKeys.NAMENODE_ADDRESS.name())) {
+                b.set(e.getKey(), e.getValue());
+            }
+        }
+        if (dataDir != null) {
+            b.diskDir(dataDir);
+        }
+        LocalCluster cluster = b.start();
+        PrintStream out = System.out;
+        out.println("Creel local cluster serving at " + cluster.address().toUri().replace("127.0.0.1", "localhost"));
+        for (StorageServerRuntime s : cluster.storageServers()) {
+            StorageServerInfo i = s.info();
+            out.printf("  %-5s tier  %10s  at %s  (%s)%n", i.tier(), ConfValues.formatSize(i.blockCount() * i.blockSize()),
+                    i.address(), i.dataPath());
+        }
+        out.println("Try: bin/creel fs put FILE /x   |   bin/creel report   |   Ctrl-C stops the cluster");
+        out.flush();
+        return Daemons.runUntilInterrupted("local cluster", cluster);
+    }
+
+    static long parseSize(String option, String text) {
+        try {
+            return ConfValues.parseSize(text);
+        } catch (IllegalArgumentException e) {
+            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(new LocalCommand()),
+                    option + ": " + e.getMessage());
+        }
+    }
+}
