@@ -1,0 +1,85 @@
+package io.creel.common.protocol;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.creel.common.namespace.NodeType;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.util.List;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/** Every message survives a round trip, and every truncation of it is a ProtocolException, never a crash. */
+class MessageCodecTest {
+    private static final StorageServerInfo SERVER = new StorageServerInfo(7, "dram", "dram", "host-a", 40123,
+            "machine-1", 1024, 1 << 20, "/dev/shm/creel/r1", 2 << 20, "/dev/shm/creel/r1", 4096, 0x1234_5678_9abcL);
+    private static final NodeInfo NODE = new NodeInfo(42, NodeType.KEYVALUE, 12345, "dram", "host-a", true,
+            1_700_000_000_000L, false);
+    private static final BlockLocation BLOCK = new BlockLocation(42, 3, SERVER, 99, 1L << 50);
+
+    private static <T extends Message> void roundTrip(T message, Function<ByteBuf, T> decode) {
+        ByteBuf buf = Unpooled.buffer();
+        message.encode(buf);
+        byte[] bytes = new byte[buf.readableBytes()];
+        buf.getBytes(0, bytes);
+        assertEquals(message, decode.apply(buf), "round trip of " + message.getClass().getSimpleName());
+        for (int cut = 0; cut < bytes.length; cut++) {
+            ByteBuf truncated = Unpooled.wrappedBuffer(bytes, 0, cut);
+            assertThrows(ProtocolException.class, () -> decode.apply(truncated),
+                    message.getClass().getSimpleName() + " truncated to " + cut + " bytes");
+        }
+    }
+
+    @Test
+    void metadataMessagesRoundTrip() {
+        roundTrip(new CreateRequest("/a/b", NodeType.FILE, "disk", "", false), CreateRequest::decode);
+        roundTrip(new OpenReply(NODE, 77, BLOCK), OpenReply::decode);
+        roundTrip(new OpenReply(NODE, 0, null), OpenReply::decode);
+        roundTrip(new LookupRequest("/x/日本", true), LookupRequest::decode);
+        roundTrip(new RemoveRequest("/x", true), RemoveRequest::decode);
+        roundTrip(new MoveRequest("/x", "/y"), MoveRequest::decode);
+        roundTrip(new NodeReply(NODE), NodeReply::decode);
+        roundTrip(new MapRequest(42, 5, 77), MapRequest::decode);
+        roundTrip(new MapReply(BLOCK), MapReply::decode);
+        roundTrip(new CommitRequest(42, 77, 4096, true), CommitRequest::decode);
+        roundTrip(new RegisterRequest(SERVER.withServerId(0)), RegisterRequest::decode);
+        roundTrip(new RegisterReply(7), RegisterReply::decode);
+        roundTrip(new HeartbeatRequest(7, 99), HeartbeatRequest::decode);
+        roundTrip(new HeartbeatReply(true), HeartbeatReply::decode);
+        roundTrip(new StatusReply(10, List.of("dram", "disk"),
+                List.of(new ServerStatus(SERVER, "live", 1, 2, 3, 4))), StatusReply::decode);
+    }
+
+    @Test
+    void dataPlaneMessagesRoundTrip() {
+        roundTrip(new BlockReadRequest(9, 1L << 40, 100, 200), BlockReadRequest::decode);
+        ByteBuf buf = Unpooled.buffer();
+        new BlockWriteHeader(9, 5, 17).encode(buf);
+        buf.writeBytes(new byte[] {1, 2, 3});
+        assertEquals(new BlockWriteHeader(9, 5, 17), BlockWriteHeader.decode(buf));
+        assertEquals(3, buf.readableBytes(), "the payload is left for the medium");
+    }
+
+    @Test
+    void hostileFieldsAreRejected() {
+        ByteBuf negativeLength = Unpooled.buffer();
+        new CommitRequest(1, 1, 0, false).encode(negativeLength);
+        negativeLength.setLong(16, -5);
+        assertThrows(ProtocolException.class, () -> CommitRequest.decode(negativeLength));
+
+        ByteBuf badType = Unpooled.buffer();
+        new CreateRequest("/a", NodeType.FILE, "", "", false).encode(badType);
+        badType.setByte(2 + 2, 99); // after the 2-byte length and "/a"
+        assertThrows(ProtocolException.class, () -> CreateRequest.decode(badType));
+
+        ByteBuf trailing = Unpooled.buffer();
+        new RemoveRequest("/a", false).encode(trailing);
+        trailing.writeByte(0);
+        assertThrows(ProtocolException.class, () -> RemoveRequest.decode(trailing));
+
+        ByteBuf hugeString = Unpooled.buffer();
+        hugeString.writeShort(60000);
+        assertThrows(ProtocolException.class, () -> LookupRequest.decode(hugeString));
+    }
+}

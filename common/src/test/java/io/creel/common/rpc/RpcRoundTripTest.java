@@ -1,0 +1,129 @@
+package io.creel.common.rpc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.creel.common.conf.ConfKeys;
+import io.creel.common.conf.CreelConf;
+import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
+import io.creel.common.net.HostPort;
+import io.creel.common.protocol.LookupRequest;
+import io.creel.common.protocol.Opcode;
+import io.creel.common.protocol.RegisterReply;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The RPC layer: pipelining, error replies, timeouts, and hostile peers. */
+class RpcRoundTripTest {
+    private EventLoops loops;
+    private RpcServer server;
+
+    /** Answers LOOKUP with the path's length as a RegisterReply; "/slow" is never answered; "/fail" errors. */
+    private final RequestHandler handler = call -> {
+        LookupRequest r = LookupRequest.decode(call.body());
+        switch (r.path()) {
+            case "/slow" -> { /* never replies: the client must time out */ }
+            case "/fail" -> throw new CreelException(ErrorCode.NOT_FOUND, "/fail: no such node");
+            default -> call.reply(new RegisterReply(r.path().length()));
+        }
+    };
+
+    @BeforeEach
+    void start() {
+        loops = EventLoops.create(CreelConf.defaults().with(ConfKeys.NET_EVENT_LOOPS, "2"), "test");
+        server = RpcServer.start("test", "127.0.0.1", 0, loops, 1 << 20, handler);
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+        loops.close();
+    }
+
+    private RpcClient connect(Duration timeout) {
+        return RpcClient.connect(new HostPort("127.0.0.1", server.port()), loops, 1 << 20, Duration.ofSeconds(5), timeout)
+                .join();
+    }
+
+    @Test
+    void manyRequestsInFlightOnOneConnectionAreMatchedById() {
+        try (RpcClient c = connect(Duration.ofSeconds(10))) {
+            List<CompletableFuture<RegisterReply>> calls = new ArrayList<>();
+            for (int i = 0; i < 2000; i++) {
+                calls.add(c.call(Opcode.LOOKUP, new LookupRequest("/" + "x".repeat(i % 50), false), RegisterReply::decode));
+            }
+            for (int i = 0; i < calls.size(); i++) {
+                assertEquals(1 + i % 50, calls.get(i).join().serverId());
+            }
+        }
+    }
+
+    @Test
+    void errorRepliesCarryCodeAndMessage() {
+        try (RpcClient c = connect(Duration.ofSeconds(10))) {
+            CompletionException e = assertThrows(CompletionException.class,
+                    () -> c.call(Opcode.LOOKUP, new LookupRequest("/fail", false), RegisterReply::decode).join());
+            CreelException ce = CreelException.unwrap(e);
+            assertEquals(ErrorCode.NOT_FOUND, ce.code());
+            assertEquals("/fail: no such node", ce.getMessage());
+        }
+    }
+
+    @Test
+    void anUnansweredRequestTimesOut() {
+        try (RpcClient c = connect(Duration.ofMillis(200))) {
+            CompletionException e = assertThrows(CompletionException.class,
+                    () -> c.call(Opcode.LOOKUP, new LookupRequest("/slow", false), RegisterReply::decode).join());
+            assertEquals(ErrorCode.TIMEOUT, CreelException.unwrap(e).code());
+            assertEquals(0, c.inFlight());
+        }
+    }
+
+    @Test
+    void connectingToAClosedPortFailsWithUnavailable() {
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            port = s.getLocalPort();
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
+        CompletionException e = assertThrows(CompletionException.class, () -> RpcClient.connect(
+                new HostPort("127.0.0.1", port), loops, 1 << 20, Duration.ofSeconds(2), Duration.ofSeconds(2)).join());
+        assertEquals(ErrorCode.UNAVAILABLE, CreelException.unwrap(e).code());
+    }
+
+    @Test
+    void garbageAndOversizedFramesCloseOnlyThatConnection() throws Exception {
+        try (RpcClient good = connect(Duration.ofSeconds(10))) {
+            assertClosedAfter(new byte[] {0, 0, 0, 3, 1, 2, 3});                 // shorter than a header
+            assertClosedAfter(new byte[] {0, 0, 0, 10, 99, 0, 0, 0, 0, 0, 0, 0, 0, 1}); // unknown opcode
+            assertClosedAfter(new byte[] {0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff}); // 2 GiB frame announced
+            assertClosedAfter(new byte[] {0, 0, 0, 12, 2, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 50}); // truncated body
+            assertEquals(5, good.call(Opcode.LOOKUP, new LookupRequest("/abcd", false), RegisterReply::decode)
+                    .get(5, TimeUnit.SECONDS).serverId(), "the server keeps serving other clients");
+        }
+    }
+
+    private void assertClosedAfter(byte[] bytes) throws Exception {
+        try (Socket s = new Socket("127.0.0.1", server.port())) {
+            s.setSoTimeout(5000);
+            OutputStream out = s.getOutputStream();
+            out.write(bytes);
+            out.flush();
+            InputStream in = s.getInputStream();
+            assertTrue(in.read() == -1, "server should close a connection that sent a malformed frame");
+        }
+    }
+}
