@@ -50,6 +50,16 @@ public final class DiskMedium implements BlockMedium {
         }
     }
 
+    /** Opens a file for O_DIRECT I/O; a seam so a filesystem that refuses O_DIRECT can be stood in for. */
+    @FunctionalInterface
+    public interface DirectOpener {
+        FileChannel open(Path file) throws IOException;
+    }
+
+    /** The real thing: {@code open(2)} with {@code O_DIRECT}. */
+    public static final DirectOpener O_DIRECT = file -> FileChannel.open(file, new OpenOption[] {
+        StandardOpenOption.READ, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT});
+
     private final FileChannel channel;
     private final int blockSize;
     private final long blockCount;
@@ -80,6 +90,12 @@ public final class DiskMedium implements BlockMedium {
      * @throws CreelException CONFIGURATION if O_DIRECT is required and the filesystem refuses it
      */
     public static DiskMedium open(Path file, int blockSize, long blockCount, DirectMode mode) throws IOException {
+        return open(file, blockSize, blockCount, mode, O_DIRECT);
+    }
+
+    /** As {@link #open(Path, int, long, DirectMode)}, opening for O_DIRECT with {@code opener}. */
+    public static DiskMedium open(Path file, int blockSize, long blockCount, DirectMode mode, DirectOpener opener)
+            throws IOException {
         if (mode != DirectMode.OFF) {
             int sector = Math.max(MIN_SECTOR, (int) Math.min(Integer.MAX_VALUE, Files.getFileStore(file).getBlockSize()));
             String refusal = null;
@@ -88,8 +104,7 @@ public final class DiskMedium implements BlockMedium {
             } else {
                 FileChannel ch = null;
                 try {
-                    ch = FileChannel.open(file, new OpenOption[] {StandardOpenOption.READ, StandardOpenOption.WRITE,
-                            ExtendedOpenOption.DIRECT});
+                    ch = opener.open(file);
                     // Some filesystems accept the flag at open and refuse only the I/O: probe one sector.
                     ByteBuffer probe = alignedBuffer(sector, sector);
                     ch.read(probe, 0);
