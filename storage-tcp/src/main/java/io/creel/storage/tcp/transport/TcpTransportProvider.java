@@ -1,0 +1,24 @@
+package io.creel.storage.tcp.transport;
+
+import io.creel.common.protocol.StorageServerInfo;
+import io.creel.common.storage.BlockTransport;
+import io.creel.common.storage.BlockTransportProvider;
+import io.creel.common.storage.TransportContext;
+
+/** "tcp": reaches any storage server of the TCP tiers over its data-plane port; the fallback of all. */
+public final class TcpTransportProvider implements BlockTransportProvider {
+    @Override
+    public String name() {
+        return "tcp";
+    }
+
+    @Override
+    public int cost() {
+        return 100;
+    }
+
+    @Override
+    public BlockTransport open(StorageServerInfo server, TransportContext context) {
+        return new TcpTransport(server, context.connections());
+    }
+}
