@@ -84,6 +84,10 @@ public final class ConfKeys {
     public static final ConfKey<Long> NET_MAX_FRAME = key("creel.net.max.frame", "0",
             ConfValues::parseSize, "Largest frame accepted; 0 means block size plus 64 KiB.");
 
+    public static final ConfKey<Duration> NET_FRAME_TIMEOUT = key("creel.net.frame.timeout", "30s",
+            ConfValues::parseDuration,
+            "A peer that sends part of a frame and then nothing for this long is disconnected.");
+
     private ConfKeys() {
     }
 

@@ -15,8 +15,20 @@ public final class Frames {
     }
 
     /** A decoder that cuts the stream into frames and rejects any frame longer than {@code maxFrame}. */
-    public static LengthFieldBasedFrameDecoder decoder(int maxFrame) {
-        return new LengthFieldBasedFrameDecoder(maxFrame, 0, Frame.LENGTH_FIELD, 0, Frame.LENGTH_FIELD, true);
+    public static FrameDecoder decoder(int maxFrame) {
+        return new FrameDecoder(maxFrame);
+    }
+
+    /** Cuts frames; also tells whether part of a frame is waiting for the rest. */
+    public static final class FrameDecoder extends LengthFieldBasedFrameDecoder {
+        FrameDecoder(int maxFrame) {
+            super(maxFrame, 0, Frame.LENGTH_FIELD, 0, Frame.LENGTH_FIELD, true);
+        }
+
+        /** Whether bytes of an incomplete frame are buffered. */
+        public boolean hasPartialFrame() {
+            return actualReadableBytes() > 0;
+        }
     }
 
     /** Starts a frame: writes the header with a placeholder length. Finish with {@link #finish}. */

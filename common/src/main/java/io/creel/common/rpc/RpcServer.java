@@ -15,6 +15,8 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
@@ -50,6 +52,16 @@ public final class RpcServer implements AutoCloseable {
      */
     public static RpcServer start(String name, String bindHost, int port, EventLoops loops, int maxFrame,
                                   RequestHandler handler) {
+        return start(name, bindHost, port, loops, maxFrame, java.time.Duration.ofSeconds(30), handler);
+    }
+
+    /**
+     * Binds and starts serving; a peer that leaves a frame incomplete for {@code frameTimeout} is
+     * disconnected (an idle connection between frames is fine).
+     */
+    public static RpcServer start(String name, String bindHost, int port, EventLoops loops, int maxFrame,
+                                  java.time.Duration frameTimeout, RequestHandler handler) {
+        long frameTimeoutMillis = Math.max(1, frameTimeout.toMillis());
         RpcServer[] self = new RpcServer[1];
         ServerBootstrap b = new ServerBootstrap()
                 .group(loops.group())
@@ -62,8 +74,11 @@ public final class RpcServer implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         self[0].connections.add(ch);
-                        ch.pipeline().addLast("frames", Frames.decoder(maxFrame));
-                        ch.pipeline().addLast("dispatch", new Dispatch(name, handler));
+                        Frames.FrameDecoder frames = Frames.decoder(maxFrame);
+                        ch.pipeline().addLast("idle", new IdleStateHandler(frameTimeoutMillis, 0, 0,
+                                TimeUnit.MILLISECONDS));
+                        ch.pipeline().addLast("frames", frames);
+                        ch.pipeline().addLast("dispatch", new Dispatch(name, handler, frames));
                     }
                 });
         try {
@@ -100,10 +115,23 @@ public final class RpcServer implements AutoCloseable {
     private static final class Dispatch extends ChannelInboundHandlerAdapter {
         private final String name;
         private final RequestHandler handler;
+        private final Frames.FrameDecoder frames;
 
-        Dispatch(String name, RequestHandler handler) {
+        Dispatch(String name, RequestHandler handler, Frames.FrameDecoder frames) {
             this.name = name;
             this.handler = handler;
+            this.frames = frames;
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+            if (evt instanceof IdleStateEvent && frames.hasPartialFrame()) {
+                LOG.warn("{}: closing connection from {}: incomplete frame and no bytes for too long", name,
+                        ctx.channel().remoteAddress());
+                ctx.close();
+                return;
+            }
+            ctx.fireUserEventTriggered(evt);
         }
 
         @Override

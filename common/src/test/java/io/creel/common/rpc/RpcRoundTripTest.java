@@ -116,6 +116,22 @@ class RpcRoundTripTest {
         }
     }
 
+    @Test
+    void aPeerThatStopsInTheMiddleOfAFrameIsDisconnectedButAnIdleOneIsNot() throws Exception {
+        try (RpcServer strict = RpcServer.start("strict", "127.0.0.1", 0, loops, 1 << 20, Duration.ofMillis(300),
+                handler);
+             Socket partial = new Socket("127.0.0.1", strict.port());
+             Socket idle = new Socket("127.0.0.1", strict.port())) {
+            partial.setSoTimeout(10_000);
+            partial.getOutputStream().write(new byte[] {0, 0, 0, 40, 2, 0}); // 6 of 44 bytes, then silence
+            partial.getOutputStream().flush();
+            assertEquals(-1, partial.getInputStream().read(), "an incomplete frame is not waited for forever");
+            idle.setSoTimeout(1000);
+            assertThrows(java.net.SocketTimeoutException.class, () -> idle.getInputStream().read(),
+                    "a connection with nothing half-sent stays open");
+        }
+    }
+
     private void assertClosedAfter(byte[] bytes) throws Exception {
         try (Socket s = new Socket("127.0.0.1", server.port())) {
             s.setSoTimeout(5000);

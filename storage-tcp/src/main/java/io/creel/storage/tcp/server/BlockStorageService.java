@@ -53,7 +53,8 @@ public final class BlockStorageService implements StorageService {
     public static BlockStorageService start(StorageTierContext ctx, String tier, MediumFactory factory) {
         Starting starting = new Starting(tier);
         RpcServer server = RpcServer.start(tier + " storage", ctx.conf().get(ConfKeys.STORAGE_BIND_HOST),
-                ctx.conf().get(ConfKeys.STORAGE_PORT), ctx.loops(), ctx.conf().maxFrameSize(), starting);
+                ctx.conf().get(ConfKeys.STORAGE_PORT), ctx.loops(), ctx.conf().maxFrameSize(),
+                ctx.conf().get(ConfKeys.NET_FRAME_TIMEOUT), starting);
         Medium medium;
         try {
             medium = factory.create(server.port());
