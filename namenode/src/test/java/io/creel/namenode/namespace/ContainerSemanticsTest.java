@@ -160,7 +160,8 @@ class ContainerSemanticsTest {
         Expect.error(ErrorCode.OUT_OF_SPACE, () -> small.ns.map(b.node().id(), 1, b.lease()), "no free block");
         Expect.error(ErrorCode.OUT_OF_SPACE,
                 () -> small.ns.create(new CreateRequest("/c", NodeType.FILE, "", "", false), NamespaceFixture.CONN));
-        Expect.error(ErrorCode.NOT_FOUND, () -> small.lookup("/c"), "a failed create leaves no node");
+        // a failed create leaves no node
+        Expect.error(ErrorCode.NOT_FOUND, () -> small.lookup("/c"), "/c");
         small.commit(b, 100, true);
         assertEquals(100, small.lookup("/b").node().length());
         assertEquals(a.firstBlock(), small.ns.map(a.node().id(), 0, 0));
