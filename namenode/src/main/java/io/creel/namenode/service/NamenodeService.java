@@ -43,6 +43,7 @@ public final class NamenodeService implements RequestHandler {
     private final ServerRegistry registry;
     private final BlockAllocator allocator;
 
+    /** A service over one namenode's namespace, storage-server registry and allocator. */
     public NamenodeService(Namespace namespace, ServerRegistry registry, BlockAllocator allocator) {
         this.namespace = namespace;
         this.registry = registry;
@@ -53,8 +54,7 @@ public final class NamenodeService implements RequestHandler {
     public void handle(RpcCall call) {
         Channel connection = call.channel();
         switch (call.opcode()) {
-            case CREATE -> replyWhenDone(call, namespace.create(CreateRequest.decode(call.body()), connection)
-                    .thenApply(r -> r));
+            case CREATE -> replyWhenDone(call, namespace.create(CreateRequest.decode(call.body()), connection));
             case LOOKUP -> {
                 LookupRequest r = LookupRequest.decode(call.body());
                 call.reply(namespace.lookup(r.path(), r.forAppend(), connection));
