@@ -1,0 +1,118 @@
+package io.creel.namenode;
+
+import io.creel.common.conf.ConfKeys;
+import io.creel.common.conf.CreelConf;
+import io.creel.common.rpc.EventLoops;
+import io.creel.common.rpc.RpcServer;
+import io.creel.namenode.allocation.BlockAllocator;
+import io.creel.namenode.namespace.Namespace;
+import io.creel.namenode.records.DataPlaneRecordStore;
+import io.creel.namenode.records.RecordStore;
+import io.creel.namenode.registry.ServerRegistry;
+import io.creel.namenode.service.NamenodeService;
+import io.creel.common.protocol.StatusReply;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running namenode: the namespace, block allocator and storage-server registry, served over
+ * the frame protocol on one TCP port. Directory records are written through the data plane.
+ */
+public final class NamenodeServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(NamenodeServer.class);
+
+    private final RpcServer rpc;
+    private final RecordStore records;
+    private final Namespace namespace;
+    private final NamenodeService service;
+    private final ScheduledFuture<?> releaser;
+    private final EventLoops ownLoops;
+
+    private NamenodeServer(RpcServer rpc, RecordStore records, Namespace namespace, NamenodeService service,
+                           ScheduledFuture<?> releaser, EventLoops ownLoops) {
+        this.rpc = rpc;
+        this.records = records;
+        this.namespace = namespace;
+        this.service = service;
+        this.releaser = releaser;
+        this.ownLoops = ownLoops;
+    }
+
+    /**
+     * Starts a namenode on shared event loops (not closed by {@link #close}).
+     *
+     * @param conf     configuration (block size, storage classes, reuse delay, server timeout)
+     * @param bindHost interface to listen on
+     * @param port     port to listen on; 0 picks a free one (see {@link #port()})
+     * @param loops    event loops to serve on
+     */
+    public static NamenodeServer start(CreelConf conf, String bindHost, int port, EventLoops loops) {
+        return start(conf, bindHost, port, loops, null);
+    }
+
+    /** Starts a namenode with its own event loops, closed by {@link #close}. */
+    public static NamenodeServer start(CreelConf conf, String bindHost, int port) {
+        EventLoops loops = EventLoops.create(conf, "creel-namenode");
+        try {
+            return start(conf, bindHost, port, loops, loops);
+        } catch (RuntimeException e) {
+            loops.close();
+            throw e;
+        }
+    }
+
+    private static NamenodeServer start(CreelConf conf, String bindHost, int port, EventLoops loops,
+                                        EventLoops ownLoops) {
+        long blockSize = conf.get(ConfKeys.BLOCK_SIZE);
+        long reuseDelay = conf.get(ConfKeys.NAMENODE_REUSE_DELAY).toMillis();
+        ServerRegistry registry = new ServerRegistry(conf.get(ConfKeys.STORAGE_CLASSES), blockSize,
+                conf.get(ConfKeys.NAMENODE_SERVER_TIMEOUT).toMillis(), System::currentTimeMillis);
+        BlockAllocator allocator = new BlockAllocator(conf.get(ConfKeys.STORAGE_CLASSES), registry, reuseDelay,
+                System::currentTimeMillis);
+        RecordStore records = new DataPlaneRecordStore(conf, loops);
+        Namespace namespace = new Namespace(allocator, records, blockSize, reuseDelay, System::currentTimeMillis);
+        NamenodeService service = new NamenodeService(namespace, registry, allocator);
+        RpcServer rpc;
+        try {
+            rpc = RpcServer.start("namenode", bindHost, port, loops, conf.maxFrameSize(), service);
+        } catch (RuntimeException e) {
+            records.close();
+            throw e;
+        }
+        // Retirements are also ended lazily by every call; the timer returns blocks when the namenode is idle.
+        long period = Math.max(50, Math.min(1000, reuseDelay / 2));
+        ScheduledFuture<?> releaser = loops.group().next().scheduleAtFixedRate(namespace::releaseDue, period, period,
+                TimeUnit.MILLISECONDS);
+        LOG.info("namenode serving on {}:{} (block size {}, storage classes {})", bindHost, rpc.port(), blockSize,
+                String.join(",", allocator.classes()));
+        return new NamenodeServer(rpc, records, namespace, service, releaser, ownLoops);
+    }
+
+    /** The port the namenode listens on. */
+    public int port() {
+        return rpc.port();
+    }
+
+    /** Nodes in the namespace, the root included. */
+    public long nodeCount() {
+        return namespace.nodeCount();
+    }
+
+    /** The cluster as this namenode sees it (the same answer as a STATUS call). */
+    public StatusReply status() {
+        return service.status();
+    }
+
+    /** Stops serving; closes the event loops only if this server created them. */
+    @Override
+    public void close() {
+        releaser.cancel(false);
+        rpc.close();
+        records.close();
+        if (ownLoops != null) {
+            ownLoops.close();
+        }
+    }
+}

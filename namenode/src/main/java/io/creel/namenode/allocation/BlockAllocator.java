@@ -1,0 +1,160 @@
+package io.creel.namenode.allocation;
+
+import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
+import io.creel.common.protocol.StorageServerInfo;
+import io.creel.namenode.registry.ServerRegistry;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+/**
+ * Hands out blocks of live storage servers: storage classes in configured order (a class with no
+ * free block anywhere spills into the next), round-robin over a class's servers, servers matching a
+ * location preference first. Freed blocks wait {@code reuseDelay} before they can be handed out
+ * again, so readers holding an old location finish (and the block's next tag makes them fail
+ * rather than read foreign bytes). Thread-safe.
+ */
+public final class BlockAllocator {
+    private final List<String> classes;
+    private final ServerRegistry registry;
+    private final long reuseDelayMillis;
+    private final LongSupplier clock;
+    private final Map<Integer, ServerBlocks> blocks = new HashMap<>();
+    /** Last server chosen per class, for round-robin. */
+    private final Map<String, Integer> lastChosen = new HashMap<>();
+    /** Retired blocks in retirement order; with one fixed delay that is also release order. */
+    private final ArrayDeque<Retired> retiring = new ArrayDeque<>();
+    private long lastTag;
+
+    private record Retired(long readyAt, int serverId, long blockNumber) {
+    }
+
+    /** Block counts of one server, as STATUS reports them. */
+    public record Counts(long used, long free, long pending) {
+    }
+
+    /**
+     * @param classes          storage classes in allocation order ({@code creel.storage.classes})
+     * @param registry         the servers and their liveness
+     * @param reuseDelayMillis how long a freed block waits before reuse
+     * @param clock            milliseconds, injectable for tests
+     */
+    public BlockAllocator(List<String> classes, ServerRegistry registry, long reuseDelayMillis, LongSupplier clock) {
+        if (classes.isEmpty()) {
+            throw new IllegalArgumentException("at least one storage class is needed");
+        }
+        this.classes = List.copyOf(classes);
+        this.registry = registry;
+        this.reuseDelayMillis = reuseDelayMillis;
+        this.clock = clock;
+        // Tags grow across restarts too: a restarted namenode starts above every tag it gave before.
+        this.lastTag = clock.getAsLong() << 20;
+    }
+
+    /** The storage classes in allocation order. */
+    public List<String> classes() {
+        return classes;
+    }
+
+    /** The class used when neither a node nor any ancestor names one. */
+    public String defaultClass() {
+        return classes.get(0);
+    }
+
+    /** Checks a storage class named in a request: empty (inherit) or one of the configured classes. */
+    public void checkClass(String storageClass, String where) {
+        if (!storageClass.isEmpty() && !classes.contains(storageClass)) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, where + ": unknown storage class '" + storageClass
+                    + "'; the classes are " + String.join(", ", classes) + " (creel.storage.classes)");
+        }
+    }
+
+    /**
+     * Allocates one block: from {@code storageClass} or, when it has no free block on any live server,
+     * from the classes after it in order. {@code locationClass} (a host name or host id, or "")
+     * prefers matching servers within a class.
+     *
+     * @throws CreelException OUT_OF_SPACE when no class from {@code storageClass} on has a free block
+     */
+    public synchronized AllocatedBlock allocate(String storageClass, String locationClass) {
+        releaseDue();
+        int start = classes.indexOf(storageClass);
+        if (start < 0) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, "unknown storage class '" + storageClass + "'");
+        }
+        for (int c = start; c < classes.size(); c++) {
+            String cls = classes.get(c);
+            StorageServerInfo server = choose(cls, locationClass);
+            if (server != null) {
+                long number = blocksOf(server).take();
+                lastChosen.put(cls, server.serverId());
+                return new AllocatedBlock(server, number, ++lastTag);
+            }
+        }
+        throw new CreelException(ErrorCode.OUT_OF_SPACE, "no free block in storage class"
+                + (start == classes.size() - 1 ? " " + storageClass : "es " + String.join(", ",
+                classes.subList(start, classes.size()))) + " on any live storage server");
+    }
+
+    private StorageServerInfo choose(String cls, String locationClass) {
+        List<StorageServerInfo> candidates = new ArrayList<>();
+        for (StorageServerInfo s : registry.liveServers(cls)) {
+            if (blocksOf(s).hasFree()) {
+                candidates.add(s);
+            }
+        }
+        if (candidates.isEmpty()) {
+            return null;
+        }
+        if (!locationClass.isEmpty()) {
+            List<StorageServerInfo> preferred = candidates.stream()
+                    .filter(s -> s.host().equals(locationClass) || s.hostId().equals(locationClass)).toList();
+            if (!preferred.isEmpty()) {
+                candidates = preferred;
+            }
+        }
+        // Round-robin: the first candidate after the last one chosen, wrapping around.
+        int last = lastChosen.getOrDefault(cls, 0);
+        for (StorageServerInfo s : candidates) {
+            if (s.serverId() > last) {
+                return s;
+            }
+        }
+        return candidates.get(0);
+    }
+
+    private ServerBlocks blocksOf(StorageServerInfo server) {
+        return blocks.computeIfAbsent(server.serverId(), id -> new ServerBlocks(server.blockCount()));
+    }
+
+    /** Frees blocks: each becomes allocatable again once the reuse delay has passed. */
+    public synchronized void retire(Collection<AllocatedBlock> freed) {
+        long readyAt = clock.getAsLong() + reuseDelayMillis;
+        for (AllocatedBlock b : freed) {
+            blocksOf(b.server()).retire();
+            retiring.addLast(new Retired(readyAt, b.server().serverId(), b.blockNumber()));
+        }
+        releaseDue();
+    }
+
+    /** Returns every retired block whose delay has ended to its server's free list. */
+    public synchronized void releaseDue() {
+        long now = clock.getAsLong();
+        while (!retiring.isEmpty() && retiring.peekFirst().readyAt() <= now) {
+            Retired r = retiring.removeFirst();
+            blocks.get(r.serverId()).release(r.blockNumber());
+        }
+    }
+
+    /** Block counts of a server (all free for one never allocated from). */
+    public synchronized Counts counts(StorageServerInfo server) {
+        releaseDue();
+        ServerBlocks b = blocksOf(server);
+        return new Counts(b.used(), b.free(), b.pending());
+    }
+}

@@ -1,0 +1,85 @@
+package io.creel.namenode.namespace;
+
+import io.creel.common.namespace.NodeType;
+import io.creel.common.protocol.NodeInfo;
+import io.creel.namenode.allocation.AllocatedBlock;
+import io.creel.namenode.records.SlotTable;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** One node of the namespace; guarded by the {@link Namespace} lock. */
+final class Node {
+    enum State {
+        /** Reachable by path. */
+        LIVE,
+        /** A KeyValue version not yet committed: reachable only by id, by its writer. */
+        PENDING,
+        /** Removed or replaced: resolvable by id until the reuse delay ends. */
+        RETIRED
+    }
+
+    final long id;
+    final NodeType type;
+    String name;
+    /** The container; for a pending KeyValue version, the Table it will be committed into. */
+    Node parent;
+    final String storageClass;
+    final String locationClass;
+    final boolean enumerable;
+    long length;
+    long modifiedMillis;
+    final List<AllocatedBlock> blocks = new ArrayList<>();
+    /** Children by name (containers only); for a Table, the committed version of each key. */
+    final Map<String, Node> children;
+    /** Uncommitted KeyValue versions (Tables only). */
+    final Set<Node> pendingVersions;
+    /** Record slots of the children (enumerable containers only). */
+    final SlotTable slots;
+    /** This node's slot in its parent's records, or -1. */
+    int slot = -1;
+    long lease;
+    Object leaseOwner;
+    State state;
+
+    Node(long id, NodeType type, String name, Node parent, String storageClass, String locationClass,
+         boolean enumerable, long now, State state) {
+        this.id = id;
+        this.type = type;
+        this.name = name;
+        this.parent = parent;
+        this.storageClass = storageClass;
+        this.locationClass = locationClass;
+        this.enumerable = enumerable;
+        this.modifiedMillis = now;
+        this.state = state;
+        this.children = type.isContainer() ? new HashMap<>() : Map.of();
+        this.pendingVersions = type == NodeType.TABLE ? new HashSet<>() : Set.of();
+        this.slots = type.isContainer() && enumerable ? new SlotTable() : null;
+    }
+
+    /** Readable bytes: the committed length, or for a container the size of its record array. */
+    long visibleLength() {
+        if (type.isContainer()) {
+            return slots == null ? 0 : (long) (slots.highestUsed() + 1) * io.creel.common.namespace.DirectoryRecord.SIZE;
+        }
+        return length;
+    }
+
+    NodeInfo info() {
+        return new NodeInfo(id, type, visibleLength(), storageClass, locationClass, enumerable, modifiedMillis,
+                lease != 0);
+    }
+
+    /** The node's path, for messages. */
+    String path() {
+        if (parent == null) {
+            return "/";
+        }
+        String p = parent.path();
+        return p.equals("/") ? "/" + name : p + "/" + name;
+    }
+}

@@ -1,0 +1,71 @@
+package io.creel.namenode.testing;
+
+import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
+import io.creel.common.namespace.DirectoryRecord;
+import io.creel.common.protocol.BlockLocation;
+import io.creel.namenode.records.RecordStore;
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Blocks held in memory, with the storage servers' tag rule (a write claims the block for its tag
+ * and is refused if a newer tag owns it). Serves as the namespace tests' record store and behind
+ * the "memory" test transport.
+ */
+public final class MemoryBlocks implements RecordStore {
+    /** The instance behind {@link MemoryTransportProvider}. */
+    public static final MemoryBlocks SHARED = new MemoryBlocks();
+
+    private final Map<String, ByteBuffer> data = new HashMap<>();
+    private final Map<String, Long> tags = new HashMap<>();
+    private volatile boolean failing;
+    private int writes;
+
+    /** Makes every later write fail (true) or succeed (false). */
+    public void failWrites(boolean fail) {
+        failing = fail;
+    }
+
+    public synchronized int writes() {
+        return writes;
+    }
+
+    @Override
+    public synchronized CompletableFuture<Void> write(BlockLocation block, int offset, ByteBuffer src) {
+        if (failing) {
+            return CompletableFuture.failedFuture(new CreelException(ErrorCode.UNAVAILABLE,
+                    "memory block store is failing writes on purpose"));
+        }
+        String key = key(block);
+        long current = tags.getOrDefault(key, 0L);
+        if (Long.compareUnsigned(current, block.tag()) > 0) {
+            return CompletableFuture.failedFuture(new CreelException(ErrorCode.STALE_BLOCK, "block " + key
+                    + " belongs to a newer tag"));
+        }
+        tags.put(key, block.tag());
+        ByteBuffer b = data.computeIfAbsent(key, k -> ByteBuffer.allocate(block.server().blockSize()));
+        b.put(offset, src, src.position(), src.remaining());
+        src.position(src.limit());
+        writes++;
+        return CompletableFuture.completedFuture(null);
+    }
+
+    /** The record at {@code slot} of a container whose block holding that slot is {@code block}. */
+    public synchronized DirectoryRecord record(BlockLocation block, int slot) {
+        ByteBuffer b = data.get(key(block));
+        if (b == null || !tags.get(key(block)).equals(block.tag())) {
+            return null;
+        }
+        int offset = (int) ((long) slot * DirectoryRecord.SIZE % block.server().blockSize());
+        ByteBuffer view = b.duplicate();
+        view.position(offset);
+        return DirectoryRecord.readFrom(view);
+    }
+
+    private static String key(BlockLocation b) {
+        return b.server().address() + "#" + b.blockNumber();
+    }
+}
