@@ -76,7 +76,8 @@ public final class NamenodeServer implements AutoCloseable {
         NamenodeService service = new NamenodeService(namespace, registry, allocator);
         RpcServer rpc;
         try {
-            rpc = RpcServer.start("namenode", bindHost, port, loops, conf.maxFrameSize(), service);
+            rpc = RpcServer.start("namenode", bindHost, port, loops, conf.maxFrameSize(),
+                    conf.get(ConfKeys.NET_FRAME_TIMEOUT), service);
         } catch (RuntimeException e) {
             records.close();
             throw e;
