@@ -192,7 +192,7 @@ public final class CreelClient implements AutoCloseable {
             }
             CreelNode container = node(dir.toString(), partition, open);
             List<DirectoryRecord> records = new ArrayList<>();
-            return readRecords(container.reader(), records).thenCompose(v -> lookupChildren(dir, records));
+            return readRecords(container.dataReader(), records).thenCompose(v -> lookupChildren(dir, records));
         });
     }
 

@@ -81,6 +81,11 @@ public final class CreelNode {
     /** A new reader positioned at 0. */
     public DirectReader reader() {
         requireData();
+        return dataReader();
+    }
+
+    /** A reader of the node's data whatever its type (a container's data is its directory records). */
+    DirectReader dataReader() {
         return new DirectReader(path, ref(), info.length(), client.blockIo());
     }
 
