@@ -76,11 +76,12 @@ public final class BlockIo {
     private CompletableFuture<Void> readPiece(NodeRef node, long index, int offset, ByteBuffer slice, boolean more,
                                               boolean mayRetry) {
         return locate(node, index).thenCompose(loc -> {
+            int start = slice.position();
+            CompletableFuture<Void> transfer = transports.read(loc, offset, slice);
             if (more) {
                 locate(node, index + 1); // overlap: the next lookup runs while this transfer does
             }
-            int start = slice.position();
-            return transports.read(loc, offset, slice).handle((v, t) -> {
+            return transfer.handle((v, t) -> {
                 if (t == null) {
                     return CompletableFuture.<Void>completedFuture(null);
                 }
@@ -114,10 +115,11 @@ public final class BlockIo {
             boolean last = done + n == total;
             boolean preallocate = last && offset + n >= blockSize / 2;
             pieces.add(allocator.allocate(index).thenCompose(loc -> {
+                CompletableFuture<Void> transfer = transports.write(loc, offset, slice);
                 if (preallocate) {
                     allocator.allocate(index + 1); // the next block is ready before the writer gets there
                 }
-                return transports.write(loc, offset, slice);
+                return transfer;
             }));
             done += n;
         }
