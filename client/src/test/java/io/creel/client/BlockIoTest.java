@@ -202,4 +202,25 @@ class BlockIoTest {
             assertEquals(40, get(node.read(60, ByteBuffer.allocate(1000))));
         }
     }
+
+    @Test
+    void theInputStreamSeeksAndSkipsAcrossBuffers() throws Exception {
+        try (FakeCluster cluster = new FakeCluster(1)) {
+            CreelClient c = cluster.client();
+            byte[] data = writeFile(c, "/f", bytes(5 * B + 3, 12));
+            try (io.creel.client.io.NodeInputStream in = get(c.lookup("/f")).inputStream()) {
+                byte[] two = new byte[2];
+                in.seek(3 * B + 1);
+                assertEquals(2, in.read(two));
+                assertArrayEquals(java.util.Arrays.copyOfRange(data, 3 * B + 1, 3 * B + 3), two);
+                in.seek(10);
+                assertEquals(data[10] & 0xff, in.read());
+                assertEquals(B, in.skip(B));
+                assertEquals(data[B + 11] & 0xff, in.read());
+                in.seek(data.length);
+                assertEquals(-1, in.read());
+                assertThrows(java.io.IOException.class, () -> in.seek(data.length + 1));
+            }
+        }
+    }
 }
