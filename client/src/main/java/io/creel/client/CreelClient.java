@@ -1,0 +1,327 @@
+package io.creel.client;
+
+import io.creel.client.block.BlockIo;
+import io.creel.client.block.BlockLocationCache;
+import io.creel.client.block.Transports;
+import io.creel.client.rpc.NamenodeRouter;
+import io.creel.common.conf.ConfKeys;
+import io.creel.common.conf.CreelConf;
+import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
+import io.creel.common.namespace.DirectoryRecord;
+import io.creel.common.namespace.NodeType;
+import io.creel.common.namespace.PathName;
+import io.creel.common.protocol.CreateRequest;
+import io.creel.common.protocol.NodeInfo;
+import io.creel.common.protocol.OpenReply;
+import io.creel.common.protocol.StatusReply;
+import io.creel.common.rpc.EventLoops;
+import io.creel.common.rpc.RpcConnections;
+import io.creel.common.storage.TransportContext;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The entry point of the Java API: namespace calls routed to the namenode owning each path, and
+ * handles ({@link CreelNode}) that move data directly to and from storage servers.
+ *
+ * <p>Every call is asynchronous; a failed future carries a {@link CreelException} whose code says
+ * what went wrong. Connections are opened on first use and shared (one pipelined connection per
+ * namenode and per storage server).
+ *
+ * <pre>{@code
+ * try (CreelClient c = CreelClient.connect(conf)) {
+ *     CreelNode f = c.create("/jobs/out", NodeType.FILE).join();
+ *     f.writer().write(ByteBuffer.wrap(bytes)).join();
+ *     f.writer().close().join();
+ * }
+ * }</pre>
+ */
+public final class CreelClient implements AutoCloseable {
+    /** Bytes of directory records read per request when listing. */
+    private static final int LIST_CHUNK = 4 << 20;
+
+    private final CreelConf conf;
+    private final EventLoops loops;
+    private final RpcConnections connections;
+    private final NamenodeRouter router;
+    private final Transports transports;
+    private final BlockIo blockIo;
+
+    private CreelClient(CreelConf conf) {
+        this.conf = conf;
+        this.loops = EventLoops.create(conf, "creel-client");
+        this.connections = new RpcConnections(loops, conf);
+        this.router = new NamenodeRouter(conf.get(ConfKeys.NAMENODE_ADDRESS), connections);
+        this.transports = new Transports(new TransportContext(conf, connections));
+        this.blockIo = new BlockIo(router, new BlockLocationCache(conf.get(ConfKeys.CLIENT_BLOCK_CACHE_SIZE)),
+                transports, conf.get(ConfKeys.BLOCK_SIZE));
+    }
+
+    /** A client of the cluster named by {@code creel.namenode.address}; does not touch the network yet. */
+    public static CreelClient connect(CreelConf conf) {
+        return new CreelClient(conf);
+    }
+
+    public CreelConf conf() {
+        return conf;
+    }
+
+    /** Creates a node with default options (inherited storage class, enumerable). */
+    public CompletableFuture<CreelNode> create(String path, NodeType type) {
+        return create(path, type, CreateOptions.defaults());
+    }
+
+    /**
+     * Creates a node. A File or KeyValue comes back open for writing (it holds the lease and its
+     * first block); a KeyValue's value becomes visible when its writer closes.
+     */
+    public CompletableFuture<CreelNode> create(String path, NodeType type, CreateOptions options) {
+        return Futures.guard(() -> {
+            PathName p = PathName.parse(path);
+            if (p.isRoot()) {
+                throw new CreelException(ErrorCode.ALREADY_EXISTS, "/: the root directory always exists");
+            }
+            int partition = router.partitionOf(p);
+            CreateRequest req = new CreateRequest(p.toString(), type, options.storageClass(), options.locationClass(),
+                    options.enumerable());
+            return router.create(partition, req).thenApply(r -> node(p.toString(), partition, r));
+        });
+    }
+
+    /** Looks a node up (no lease). */
+    public CompletableFuture<CreelNode> lookup(String path) {
+        return open(path, false);
+    }
+
+    /** Looks a File up and takes its write lease, to append to it (LEASE_CONFLICT if another writer has it). */
+    public CompletableFuture<CreelNode> openForAppend(String path) {
+        return open(path, true);
+    }
+
+    private CompletableFuture<CreelNode> open(String path, boolean forAppend) {
+        return Futures.guard(() -> {
+            PathName p = PathName.parse(path);
+            int partition = router.partitionOf(p);
+            return router.lookup(partition, p.toString(), forAppend).thenApply(r -> node(p.toString(), partition, r));
+        });
+    }
+
+    /** A handle for a listed entry, without another lookup (no lease). */
+    public CreelNode open(DirectoryEntry entry) {
+        int partition = router.partitionOf(PathName.parse(entry.path()));
+        return new CreelNode(this, entry.path(), entry.info(), partition, 0, false);
+    }
+
+    private CreelNode node(String path, int partition, OpenReply r) {
+        if (r.firstBlock() != null) {
+            blockIo.cache().put(r.firstBlock(), partition);
+        }
+        return new CreelNode(this, path, r.node(), partition, r.lease(), r.firstBlock() != null);
+    }
+
+    /** Removes a node; a container with children needs {@code recursive}. Returns the removed node. */
+    public CompletableFuture<NodeInfo> delete(String path, boolean recursive) {
+        return Futures.guard(() -> {
+            PathName p = PathName.parse(path);
+            if (p.isRoot()) {
+                throw new CreelException(ErrorCode.INVALID_ARGUMENT, "/: the root directory cannot be removed");
+            }
+            return router.remove(router.partitionOf(p), p.toString(), recursive);
+        });
+    }
+
+    /** Moves (renames) a node atomically; the target must not exist and must be in the same partition. */
+    public CompletableFuture<CreelNode> move(String source, String target) {
+        return Futures.guard(() -> {
+            PathName s = PathName.parse(source);
+            PathName t = PathName.parse(target);
+            if (s.isRoot() || t.isRoot()) {
+                throw new CreelException(ErrorCode.UNSUPPORTED, "the root directory cannot be moved or replaced");
+            }
+            int ps = router.partitionOf(s);
+            int pt = router.partitionOf(t);
+            if (ps != pt) {
+                throw new CreelException(ErrorCode.UNSUPPORTED, source + " -> " + target + ": a move between "
+                        + "namenode partitions is not supported (top-level names '" + s.topLevel() + "' and '"
+                        + t.topLevel() + "' belong to different namenodes)");
+            }
+            return router.move(ps, s.toString(), t.toString())
+                    .thenApply(info -> new CreelNode(this, t.toString(), info, ps, 0, false));
+        });
+    }
+
+    /**
+     * Lists a container: reads its directory records from its data, then looks up every listed
+     * child (all lookups in flight at once) and leaves out children that no longer exist. The root
+     * merges the listings of all namenode partitions.
+     */
+    public CompletableFuture<List<DirectoryEntry>> list(String path) {
+        return Futures.guard(() -> {
+            PathName p = PathName.parse(path);
+            if (!p.isRoot()) {
+                return listOne(router.partitionOf(p), p);
+            }
+            List<CompletableFuture<List<DirectoryEntry>>> parts = new ArrayList<>();
+            for (int i = 0; i < router.partitions(); i++) {
+                parts.add(listOne(i, p));
+            }
+            return Futures.clean(CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(v -> {
+                List<DirectoryEntry> all = new ArrayList<>();
+                parts.forEach(f -> all.addAll(f.join()));
+                return all;
+            }));
+        });
+    }
+
+    private CompletableFuture<List<DirectoryEntry>> listOne(int partition, PathName dir) {
+        return router.lookup(partition, dir.toString(), false).thenCompose(open -> {
+            NodeInfo n = open.node();
+            if (!n.type().isContainer()) {
+                throw new CreelException(ErrorCode.NOT_A_CONTAINER, dir + " is a " + n.type().displayName()
+                        + ", not a container");
+            }
+            if (!n.enumerable()) {
+                throw new CreelException(ErrorCode.INVALID_ARGUMENT, dir + " is not enumerable (a Table created "
+                        + "non-enumerable keeps no list of its keys)");
+            }
+            CreelNode container = node(dir.toString(), partition, open);
+            List<DirectoryRecord> records = new ArrayList<>();
+            return readRecords(container.dataReader(), records).thenCompose(v -> lookupChildren(dir, records));
+        });
+    }
+
+    private CompletableFuture<Void> readRecords(DirectReader reader, List<DirectoryRecord> out) {
+        long left = reader.length() - reader.position();
+        if (left <= 0) {
+            return CompletableFuture.completedFuture(null);
+        }
+        ByteBuffer buf = ByteBuffer.allocate((int) Math.min(LIST_CHUNK, left));
+        return reader.read(buf).thenCompose(n -> {
+            buf.flip();
+            while (buf.remaining() >= DirectoryRecord.SIZE) {
+                DirectoryRecord r = DirectoryRecord.readFrom(buf);
+                if (r != null) {
+                    out.add(r);
+                }
+            }
+            return n <= 0 ? CompletableFuture.completedFuture(null) : readRecords(reader, out);
+        });
+    }
+
+    private CompletableFuture<List<DirectoryEntry>> lookupChildren(PathName dir, List<DirectoryRecord> records) {
+        List<CompletableFuture<DirectoryEntry>> lookups = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (DirectoryRecord r : records) {
+            if (!seen.add(r.name())) {
+                continue; // a slot being reused may briefly show a name twice
+            }
+            PathName child = dir.child(r.name());
+            int partition = router.partitionOf(child);
+            lookups.add(router.lookup(partition, child.toString(), false).handle((open, t) -> {
+                if (t == null) {
+                    if (open.firstBlock() != null) {
+                        blockIo.cache().put(open.firstBlock(), partition);
+                    }
+                    return new DirectoryEntry(r.name(), child.toString(), open.node());
+                }
+                CreelException e = CreelException.unwrap(t);
+                if (e.code() == ErrorCode.NOT_FOUND) {
+                    return null; // removed after its record was read: the namenode is the authority
+                }
+                throw e;
+            }));
+        }
+        return CompletableFuture.allOf(lookups.toArray(CompletableFuture[]::new)).thenApply(v -> {
+            List<DirectoryEntry> out = new ArrayList<>(lookups.size());
+            for (CompletableFuture<DirectoryEntry> f : lookups) {
+                DirectoryEntry e = f.join();
+                if (e != null) {
+                    out.add(e);
+                }
+            }
+            return out;
+        });
+    }
+
+    /** Each namenode's view of the cluster, in partition order. */
+    public CompletableFuture<List<StatusReply>> status() {
+        List<CompletableFuture<StatusReply>> all = new ArrayList<>();
+        for (int i = 0; i < router.partitions(); i++) {
+            all.add(router.status(i));
+        }
+        return Futures.clean(CompletableFuture.allOf(all.toArray(CompletableFuture[]::new))
+                .thenApply(v -> all.stream().map(CompletableFuture::join).toList()));
+    }
+
+    /** Sets {@code key} of the Table to {@code value}'s remaining bytes, visible atomically when this completes. */
+    public CompletableFuture<Void> putValue(String tablePath, String key, ByteBuffer value) {
+        return Futures.guard(() -> {
+            String path = PathName.parse(tablePath).child(key).toString();
+            ByteBuffer src = value.duplicate();
+            return create(path, NodeType.KEYVALUE).thenCompose(node -> {
+                DirectWriter w = node.writer();
+                w.write(src); // a failed write fails the close, which reports it
+                return w.close().thenApply(info -> (Void) null);
+            });
+        });
+    }
+
+    /** The value of {@code key} in the Table, as a buffer ready to read (position 0). */
+    public CompletableFuture<ByteBuffer> getValue(String tablePath, String key) {
+        return Futures.guard(() -> {
+            String path = PathName.parse(tablePath).child(key).toString();
+            return lookup(path).thenCompose(node -> {
+                if (node.type() != NodeType.KEYVALUE) {
+                    throw new CreelException(ErrorCode.INVALID_ARGUMENT, path + " is a " + node.type().displayName()
+                            + ", not a KeyValue");
+                }
+                if (node.length() > Integer.MAX_VALUE - 8) {
+                    throw new CreelException(ErrorCode.LIMIT_EXCEEDED, path + ": a value of " + node.length()
+                            + " bytes does not fit one buffer; read it with a reader");
+                }
+                ByteBuffer dst = ByteBuffer.allocate((int) node.length());
+                return node.reader().read(dst).thenApply(n -> dst.flip());
+            });
+        });
+    }
+
+    NamenodeRouter router() {
+        return router;
+    }
+
+    BlockIo blockIo() {
+        return blockIo;
+    }
+
+    /** The block-location cache (shared by all nodes of this client). */
+    public io.creel.client.block.BlockLocationCache blockCache() {
+        return blockIo.cache();
+    }
+
+    int bufferSize() {
+        return conf.get(ConfKeys.CLIENT_BUFFER_SIZE);
+    }
+
+    int bagReadsInFlight() {
+        return conf.get(ConfKeys.CLIENT_BAG_READS_IN_FLIGHT);
+    }
+
+    /** How long blocking helpers (java.io views, the CLI) wait for one step. */
+    public Duration requestTimeout() {
+        return conf.get(ConfKeys.CLIENT_REQUEST_TIMEOUT);
+    }
+
+    /** Closes connections, transports and event loops; outstanding calls fail with UNAVAILABLE. */
+    @Override
+    public void close() {
+        transports.close();
+        connections.close();
+        loops.close();
+    }
+}

@@ -1,0 +1,93 @@
+package io.creel.client.block;
+
+import io.creel.common.protocol.BlockLocation;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+/**
+ * Block locations of all open nodes, least recently used evicted first, bounded by
+ * {@code creel.client.block.cache.size}. Entries are futures, so concurrent readers of the same
+ * block share one MAP request, and a lookup issued ahead of time (prefetch) is found by the
+ * transfer that needs it. A failed lookup is not cached.
+ */
+public final class BlockLocationCache {
+    private final int capacity;
+    private final Map<BlockKey, CompletableFuture<BlockLocation>> entries;
+    private long hits;
+    private long misses;
+
+    public BlockLocationCache(int capacity) {
+        this.capacity = capacity;
+        this.entries = new LinkedHashMap<>(256, 0.75f, true) {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<BlockKey, CompletableFuture<BlockLocation>> eldest) {
+                return size() > BlockLocationCache.this.capacity;
+            }
+        };
+    }
+
+    /** The cached location of {@code key}, or the one {@code loader} fetches (and which is then cached). */
+    public CompletableFuture<BlockLocation> get(BlockKey key, Supplier<CompletableFuture<BlockLocation>> loader) {
+        CompletableFuture<BlockLocation> f;
+        synchronized (this) {
+            f = entries.get(key);
+            if (f != null && !f.isCompletedExceptionally()) {
+                hits++;
+                return f;
+            }
+            misses++;
+            f = new CompletableFuture<>();
+            entries.put(key, f);
+        }
+        CompletableFuture<BlockLocation> mine = f;
+        CompletableFuture<BlockLocation> loaded;
+        try {
+            loaded = loader.get();
+        } catch (RuntimeException e) {
+            loaded = CompletableFuture.failedFuture(e);
+        }
+        loaded.whenComplete((loc, t) -> {
+            if (t != null) {
+                synchronized (this) {
+                    entries.remove(key, mine);
+                }
+                mine.completeExceptionally(t);
+            } else {
+                mine.complete(loc);
+            }
+        });
+        return mine;
+    }
+
+    /** Records a location learned another way (the first block carried by create and lookup). */
+    public synchronized void put(BlockLocation location, int partition) {
+        entries.put(new BlockKey(partition, location.nodeId(), location.blockIndex()),
+                CompletableFuture.completedFuture(location));
+    }
+
+    /** Forgets {@code key}'s location if it is still {@code stale} (so a fresher one is kept). */
+    public synchronized void invalidate(BlockKey key, BlockLocation stale) {
+        CompletableFuture<BlockLocation> f = entries.get(key);
+        if (f != null && f.isDone() && !f.isCompletedExceptionally() && f.join().equals(stale)) {
+            entries.remove(key);
+        }
+    }
+
+    public synchronized int size() {
+        return entries.size();
+    }
+
+    /** Lookups answered from the cache (including ones still in flight). */
+    public synchronized long hits() {
+        return hits;
+    }
+
+    /** Lookups that had to ask the namenode. */
+    public synchronized long misses() {
+        return misses;
+    }
+}

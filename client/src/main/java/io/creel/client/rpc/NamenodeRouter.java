@@ -1,0 +1,92 @@
+package io.creel.client.rpc;
+
+import io.creel.client.Futures;
+import io.creel.common.namespace.PathName;
+import io.creel.common.namespace.StableHash;
+import io.creel.common.net.HostPort;
+import io.creel.common.protocol.CommitRequest;
+import io.creel.common.protocol.CreateRequest;
+import io.creel.common.protocol.Empty;
+import io.creel.common.protocol.LookupRequest;
+import io.creel.common.protocol.MapReply;
+import io.creel.common.protocol.MapRequest;
+import io.creel.common.protocol.Message;
+import io.creel.common.protocol.MoveRequest;
+import io.creel.common.protocol.NodeInfo;
+import io.creel.common.protocol.NodeReply;
+import io.creel.common.protocol.Opcode;
+import io.creel.common.protocol.OpenReply;
+import io.creel.common.protocol.RemoveRequest;
+import io.creel.common.protocol.StatusReply;
+import io.creel.common.protocol.BlockLocation;
+import io.creel.common.rpc.ReplyDecoder;
+import io.creel.common.rpc.RpcConnections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Sends metadata calls to the namenode that owns a path: the top-level name decides the partition
+ * ({@link StableHash#partition}), so every JVM agrees without asking anyone. Calls on a node already
+ * known go to the partition it came from, since node ids are only unique within a partition.
+ */
+public final class NamenodeRouter {
+    private final List<HostPort> namenodes;
+    private final RpcConnections connections;
+
+    public NamenodeRouter(List<HostPort> namenodes, RpcConnections connections) {
+        if (namenodes.isEmpty()) {
+            throw new IllegalArgumentException("no namenode addresses");
+        }
+        this.namenodes = List.copyOf(namenodes);
+        this.connections = connections;
+    }
+
+    public int partitions() {
+        return namenodes.size();
+    }
+
+    public HostPort address(int partition) {
+        return namenodes.get(partition);
+    }
+
+    /** The partition owning {@code path}; the root lives on every partition, partition 0 answers for it. */
+    public int partitionOf(PathName path) {
+        return path.isRoot() ? 0 : StableHash.partition(path.topLevel(), namenodes.size());
+    }
+
+    public CompletableFuture<OpenReply> create(int partition, CreateRequest request) {
+        return call(partition, Opcode.CREATE, request, OpenReply::decode);
+    }
+
+    public CompletableFuture<OpenReply> lookup(int partition, String path, boolean forAppend) {
+        return call(partition, Opcode.LOOKUP, new LookupRequest(path, forAppend), OpenReply::decode);
+    }
+
+    public CompletableFuture<NodeInfo> remove(int partition, String path, boolean recursive) {
+        return call(partition, Opcode.REMOVE, new RemoveRequest(path, recursive), NodeReply::decode)
+                .thenApply(NodeReply::node);
+    }
+
+    public CompletableFuture<NodeInfo> move(int partition, String source, String target) {
+        return call(partition, Opcode.MOVE, new MoveRequest(source, target), NodeReply::decode)
+                .thenApply(NodeReply::node);
+    }
+
+    public CompletableFuture<BlockLocation> map(int partition, long nodeId, long blockIndex, long lease) {
+        return call(partition, Opcode.MAP, new MapRequest(nodeId, blockIndex, lease), MapReply::decode)
+                .thenApply(MapReply::block);
+    }
+
+    public CompletableFuture<NodeInfo> commit(int partition, CommitRequest request) {
+        return call(partition, Opcode.COMMIT, request, NodeReply::decode).thenApply(NodeReply::node);
+    }
+
+    public CompletableFuture<StatusReply> status(int partition) {
+        return call(partition, Opcode.STATUS, Empty.INSTANCE, StatusReply::decode);
+    }
+
+    private <T> CompletableFuture<T> call(int partition, Opcode op, Message request, ReplyDecoder<T> decoder) {
+        return Futures.clean(connections.get(namenodes.get(partition))
+                .thenCompose(c -> c.call(op, request, decoder)));
+    }
+}

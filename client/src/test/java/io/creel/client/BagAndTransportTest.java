@@ -1,0 +1,142 @@
+package io.creel.client;
+
+import static io.creel.client.TestData.bytes;
+import static io.creel.client.TestData.failure;
+import static io.creel.client.TestData.get;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.creel.client.block.Transports;
+import io.creel.client.fake.FakeCluster;
+import io.creel.common.conf.CreelConf;
+import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
+import io.creel.common.namespace.NodeType;
+import io.creel.common.protocol.BlockLocation;
+import io.creel.common.protocol.StorageServerInfo;
+import io.creel.common.storage.BlockTransport;
+import io.creel.common.storage.BlockTransportProvider;
+import io.creel.common.storage.TransportContext;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** The Bag stream, and how block transports are chosen and fall back. */
+class BagAndTransportTest {
+    private static final int B = FakeCluster.BLOCK;
+
+    @Test
+    void aBagReadsAsItsFilesConcatenatedInListingOrderWithBoundedReadsInFlight() throws Exception {
+        try (FakeCluster cluster = new FakeCluster(1)) {
+            cluster.settings().put("creel.client.bag.reads.in.flight", "4");
+            CreelClient c = cluster.client();
+            get(c.create("/bag", NodeType.BAG));
+            ByteArrayOutputStream expected = new ByteArrayOutputStream();
+            int[] sizes = {10, 0, B, 3 * B + 5, 1, 700, 2 * B, 0, 33, B - 1, 5000, 12, 12, 4 * B, 9};
+            for (int i = 0; i < sizes.length; i++) {
+                byte[] d = bytes(sizes[i], 100 + i);
+                CreelNode f = get(c.create("/bag/part-" + i, NodeType.FILE));
+                get(f.writer().write(ByteBuffer.wrap(d)));
+                get(f.writer().close());
+                expected.write(d);
+            }
+            cluster.storage.delayMillis = 20; // so that concurrent reads overlap visibly
+            cluster.storage.maxReadsInFlight.set(0);
+            CreelClient reader = cluster.client();
+            byte[] got;
+            try (InputStream in = get(reader.lookup("/bag")).bagStream()) {
+                got = in.readAllBytes();
+            }
+            assertArrayEquals(expected.toByteArray(), got);
+            int max = cluster.storage.maxReadsInFlight.get();
+            assertTrue(max <= 4, "at most 4 reads in flight, saw " + max);
+            assertTrue(max >= 2, "reads of several files overlap, saw " + max);
+        }
+    }
+
+    @Test
+    void onlyABagHasABagStream() throws Exception {
+        try (FakeCluster cluster = new FakeCluster(1)) {
+            CreelClient c = cluster.client();
+            get(c.create("/d", NodeType.DIRECTORY));
+            CreelException e = org.junit.jupiter.api.Assertions.assertThrows(CreelException.class,
+                    () -> get(c.lookup("/d")).bagStream());
+            assertEquals(ErrorCode.INVALID_ARGUMENT, e.code());
+        }
+    }
+
+    /** A cheap transport that fails every call with {@code code}. */
+    private static BlockTransportProvider failing(String name, int cost, ErrorCode code, AtomicInteger calls) {
+        return new BlockTransportProvider() {
+            public String name() {
+                return name;
+            }
+
+            public int cost() {
+                return cost;
+            }
+
+            public BlockTransport open(StorageServerInfo server, TransportContext context) {
+                return new BlockTransport() {
+                    public CompletableFuture<Void> read(BlockLocation block, int offset, ByteBuffer dst) {
+                        calls.incrementAndGet();
+                        return CompletableFuture.failedFuture(new CreelException(code, name + " failed"));
+                    }
+
+                    public CompletableFuture<Void> write(BlockLocation block, int offset, ByteBuffer src) {
+                        return read(block, offset, src);
+                    }
+
+                    public String name() {
+                        return name;
+                    }
+
+                    public void close() {
+                    }
+                };
+            }
+        };
+    }
+
+    @Test
+    void aFailingLocalTransportFallsBackToTheNextOneButDataErrorsDoNot() throws Exception {
+        try (FakeCluster cluster = new FakeCluster(1)) {
+            byte[] data = bytes(100, 7);
+            CreelNode f = get(cluster.client().create("/f", NodeType.FILE));
+            get(f.writer().write(ByteBuffer.wrap(data)));
+            get(f.writer().close());
+            BlockLocation loc = new BlockLocation(0, 0, cluster.storage.info(), 0, 0);
+            CreelConf conf = cluster.conf();
+            List<BlockTransportProvider> fakes = Transports.loadProviders();
+
+            AtomicInteger localCalls = new AtomicInteger();
+            try (Transports t = new Transports(List.of(fakes.get(0),
+                    failing("local", 0, ErrorCode.INTERNAL, localCalls)), new TransportContext(conf, null))) {
+                CreelClient c = cluster.client();
+                CreelNode node = get(c.lookup("/f"));
+                BlockLocation block = get(c.blockCache().get(new io.creel.client.block.BlockKey(0, node.info().id(), 0),
+                        () -> CompletableFuture.failedFuture(new AssertionError("block 0 came with the lookup"))));
+                ByteBuffer dst = ByteBuffer.allocate(100);
+                get(t.read(block, 0, dst));
+                assertArrayEquals(data, dst.array());
+                assertEquals(1, localCalls.get(), "tried the cheap transport once");
+                assertEquals("fake", t.readTransportName(block.server()), "then kept the fallback");
+                get(t.read(block, 0, ByteBuffer.allocate(10)));
+                assertEquals(1, localCalls.get());
+            }
+
+            AtomicInteger staleCalls = new AtomicInteger();
+            try (Transports t = new Transports(List.of(fakes.get(0),
+                    failing("local", 0, ErrorCode.STALE_BLOCK, staleCalls)), new TransportContext(conf, null))) {
+                assertEquals(ErrorCode.STALE_BLOCK, failure(t.read(loc, 0, ByteBuffer.allocate(10))).code(),
+                        "a stale block is stale on every transport");
+                assertEquals("local", t.readTransportName(loc.server()));
+            }
+        }
+    }
+}

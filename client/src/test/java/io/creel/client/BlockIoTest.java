@@ -1,0 +1,226 @@
+package io.creel.client;
+
+import static io.creel.client.TestData.bytes;
+import static io.creel.client.TestData.failure;
+import static io.creel.client.TestData.get;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.creel.client.fake.FakeCluster;
+import io.creel.client.fake.FakeNamenode;
+import io.creel.client.fake.FakeStorage;
+import io.creel.common.error.ErrorCode;
+import io.creel.common.namespace.NodeType;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Reading and writing across blocks: overlapped lookups, the block cache, write splitting, errors. */
+class BlockIoTest {
+    private static final int B = FakeCluster.BLOCK;
+
+    private static byte[] writeFile(CreelClient c, String path, byte[] data) throws Exception {
+        CreelNode f = get(c.create(path, NodeType.FILE));
+        get(f.writer().write(ByteBuffer.wrap(data)));
+        get(f.writer().close());
+        return data;
+    }
+
+    private static byte[] readAll(CreelNode node, int chunk) throws Exception {
+        DirectReader r = node.reader();
+        ByteBuffer all = ByteBuffer.allocate((int) node.length());
+        ByteBuffer buf = ByteBuffer.allocate(chunk);
+        while (get(r.read(buf.clear())) > 0) {
+            all.put(buf.flip());
+        }
+        return all.array();
+    }
+
+    @Test
+    void sequentialReadsOverlapTheNextBlockLookupWithTheCurrentTransfer() throws Exception {
+        try (FakeCluster cluster = new FakeCluster(1)) {
+            int n = 8;
+            byte[] data = writeFile(cluster.client(), "/big", bytes(n * B, 1));
+            FakeNamenode nn = cluster.namenode();
+            long delay = 100;
+            nn.mapDelayMillis = delay;
+            cluster.storage.delayMillis = delay;
+            CreelClient fresh = cluster.client(); // empty block cache
+            CreelNode node = get(fresh.lookup("/big"));
+            int mapsBefore = nn.maps.get();
+            long start = System.nanoTime();
+            byte[] read = readAll(node, B); // one block per read, each waited for
+            long elapsedMs = (System.nanoTime() - start) / 1_000_000;
+            assertArrayEquals(data, read);
+            assertEquals(n - 1, nn.maps.get() - mapsBefore, "block 0 came with the lookup, every other block mapped once");
+            // Serialised lookups would cost about (2n-1) delays; overlapped ones about n.
+            assertTrue(elapsedMs < 1.5 * n * delay, "reading " + n + " blocks took " + elapsedMs + " ms");
+            assertEquals(n - 1, nn.mapsDuringReads.get(),
+                    "every MAP after the first block arrived while the previous block was being read");
+        }
+    }
+
+    @Test
+    void theBlockCacheAnswersRepeatedReadsWithoutMapRequests() throws Exception {
+        try (FakeCluster cluster = new FakeCluster(1)) {
+            CreelClient c = cluster.client();
+            byte[] data = writeFile(c, "/f", bytes(5 * B + 17, 2));
+            CreelClient reader = cluster.client();
+            CreelNode node = get(reader.lookup("/f"));
+            int before = cluster.namenode().maps.get();
+            assertArrayEquals(data, readAll(node, 3 * B));
+            int afterFirst = cluster.namenode().maps.get();
+            assertEquals(5, afterFirst - before, "blocks 1..5 looked up once");
+            assertArrayEquals(data, readAll(node, 1000));
+            assertArrayEquals(data, readAll(get(reader.lookup("/f")), 7 * B));
+            assertEquals(afterFirst, cluster.namenode().maps.get(), "no MAP for blocks already cached");
+        }
+    }
+
+    @Test
+    void theBlockCacheIsBounded() throws Exception {
+        try (FakeCluster cluster = new FakeCluster(1)) {
+            writeFile(cluster.client(), "/f", bytes(40 * B, 3));
+            cluster.settings().put("creel.client.block.cache.size", "16");
+            CreelClient small = cluster.client();
+            readAll(get(small.lookup("/f")), 4 * B);
+            assertTrue(small.blockCache().size() <= 16, "cache holds " + small.blockCache().size());
+        }
+    }
+
+    @Test
+    void aWriteIsSplitAtBlockBoundariesOnePiecePerBlock() throws Exception {
+        try (FakeCluster cluster = new FakeCluster(1)) {
+            CreelClient c = cluster.client();
+            CreelNode f = get(c.create("/f", NodeType.FILE));
+            byte[] head = bytes(100, 4);
+            byte[] body = bytes(3 * B + B / 2, 5);
+            get(f.writer().write(ByteBuffer.wrap(head)));
+            ByteBuffer src = ByteBuffer.wrap(body);
+            get(f.writer().write(src));
+            assertEquals(0, src.remaining(), "a completed write consumed its buffer");
+            assertEquals(head.length + body.length, get(f.writer().close()).length());
+
+            List<FakeStorage.Write> writes = cluster.storage.writes;
+            assertEquals(1 + 4, writes.size(), "the head, then one piece per block the body touches");
+            for (FakeStorage.Write w : writes) {
+                assertTrue(w.offset() + w.length() <= B, "a BLOCK_WRITE stays inside its block: " + w);
+            }
+            List<Integer> pieces = writes.subList(1, 5).stream().map(FakeStorage.Write::length).sorted().toList();
+            assertEquals(List.of(B / 2 + 100, B - 100, B, B), pieces, "pieces go out concurrently, in any order");
+            byte[] expected = new byte[head.length + body.length];
+            System.arraycopy(head, 0, expected, 0, head.length);
+            System.arraycopy(body, 0, expected, head.length, body.length);
+            assertArrayEquals(expected, readAll(get(c.lookup("/f")), 5 * B));
+        }
+    }
+
+    @Test
+    void syncPublishesWhatWasWrittenAndAppendContinuesTheFile() throws Exception {
+        try (FakeCluster cluster = new FakeCluster(1)) {
+            CreelClient c = cluster.client();
+            CreelNode f = get(c.create("/f", NodeType.FILE));
+            byte[] a = bytes(B + 10, 6);
+            f.writer().write(ByteBuffer.wrap(a)); // not waited for: sync waits for it
+            assertEquals(a.length, get(f.writer().sync()).length());
+            assertEquals(a.length, get(c.lookup("/f")).length(), "readers see the synced length");
+            get(f.writer().close());
+            CreelNode again = get(c.openForAppend("/f"));
+            byte[] b = bytes(2 * B, 7);
+            try (OutputStream out = again.outputStream()) {
+                out.write(b);
+            }
+            byte[] all = new byte[a.length + b.length];
+            System.arraycopy(a, 0, all, 0, a.length);
+            System.arraycopy(b, 0, all, a.length, b.length);
+            try (InputStream in = get(c.lookup("/f")).inputStream()) {
+                assertArrayEquals(all, in.readAllBytes());
+            }
+        }
+    }
+
+    @Test
+    void aFailedWriteFailsTheNextSyncAndClose() throws Exception {
+        try (FakeCluster cluster = new FakeCluster(1)) {
+            CreelClient c = cluster.client();
+            CreelNode f = get(c.create("/f", NodeType.FILE));
+            cluster.storage.failWrites = ErrorCode.INTERNAL;
+            assertEquals(ErrorCode.INTERNAL, failure(f.writer().write(ByteBuffer.wrap(bytes(10, 8)))).code());
+            cluster.storage.failWrites = null;
+            f.writer().write(ByteBuffer.wrap(bytes(10, 8)));
+            assertEquals(ErrorCode.INTERNAL, failure(f.writer().sync()).code());
+            assertEquals(ErrorCode.INTERNAL, failure(f.writer().close()).code());
+            assertEquals(0, get(c.lookup("/f")).length(), "nothing was published");
+            assertTrue(failure(f.writer().close()).getMessage().startsWith("/f: "), "errors name the path");
+        }
+    }
+
+    @Test
+    void readErrorsReachFuturesAndStreamsWithTheirCode() throws Exception {
+        try (FakeCluster cluster = new FakeCluster(1)) {
+            CreelClient c = cluster.client();
+            writeFile(c, "/f", bytes(2 * B, 9));
+            CreelNode node = get(c.lookup("/f"));
+            cluster.storage.failReads = ErrorCode.STALE_BLOCK;
+            assertEquals(ErrorCode.STALE_BLOCK, failure(node.reader().read(ByteBuffer.allocate(10))).code());
+            try (InputStream in = node.inputStream()) {
+                CreelIOException e = assertThrows(CreelIOException.class, in::read);
+                assertEquals(ErrorCode.STALE_BLOCK, e.code());
+                assertTrue(e.getMessage().contains("injected read failure"), e.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void aStaleCachedLocationIsLookedUpAgain() throws Exception {
+        try (FakeCluster cluster = new FakeCluster(1)) {
+            CreelClient c = cluster.client();
+            byte[] data = writeFile(c, "/f", bytes(B, 10));
+            CreelNode node = get(c.lookup("/f"));
+            assertArrayEquals(data, readAll(node, B));
+            // The block is reallocated under the cached location: the tag no longer matches.
+            cluster.storage.retag(0);
+            assertEquals(ErrorCode.STALE_BLOCK, failure(node.reader().read(ByteBuffer.allocate(B))).code(),
+                    "a stale block is an error, never foreign bytes");
+        }
+    }
+
+    @Test
+    void readersStopAtTheLengthTheyWereOpenedWith() throws Exception {
+        try (FakeCluster cluster = new FakeCluster(1)) {
+            CreelClient c = cluster.client();
+            writeFile(c, "/f", bytes(100, 11));
+            CreelNode node = get(c.lookup("/f"));
+            DirectReader r = node.reader();
+            assertEquals(100, get(r.read(ByteBuffer.allocate(1000))));
+            assertEquals(-1, get(r.read(ByteBuffer.allocate(1000))));
+            assertEquals(-1, get(node.read(100, ByteBuffer.allocate(1))));
+            assertEquals(40, get(node.read(60, ByteBuffer.allocate(1000))));
+        }
+    }
+
+    @Test
+    void theInputStreamSeeksAndSkipsAcrossBuffers() throws Exception {
+        try (FakeCluster cluster = new FakeCluster(1)) {
+            CreelClient c = cluster.client();
+            byte[] data = writeFile(c, "/f", bytes(5 * B + 3, 12));
+            try (io.creel.client.io.NodeInputStream in = get(c.lookup("/f")).inputStream()) {
+                byte[] two = new byte[2];
+                in.seek(3 * B + 1);
+                assertEquals(2, in.read(two));
+                assertArrayEquals(java.util.Arrays.copyOfRange(data, 3 * B + 1, 3 * B + 3), two);
+                in.seek(10);
+                assertEquals(data[10] & 0xff, in.read());
+                assertEquals(B, in.skip(B));
+                assertEquals(data[B + 11] & 0xff, in.read());
+                in.seek(data.length);
+                assertEquals(-1, in.read());
+                assertThrows(java.io.IOException.class, () -> in.seek(data.length + 1));
+            }
+        }
+    }
+}

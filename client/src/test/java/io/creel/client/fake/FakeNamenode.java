@@ -1,0 +1,330 @@
+package io.creel.client.fake;
+
+import io.creel.common.conf.CreelConf;
+import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
+import io.creel.common.namespace.DirectoryRecord;
+import io.creel.common.namespace.NodeType;
+import io.creel.common.namespace.PathName;
+import io.creel.common.net.HostPort;
+import io.creel.common.protocol.BlockLocation;
+import io.creel.common.protocol.CommitRequest;
+import io.creel.common.protocol.CreateRequest;
+import io.creel.common.protocol.LookupRequest;
+import io.creel.common.protocol.MapReply;
+import io.creel.common.protocol.MapRequest;
+import io.creel.common.protocol.Message;
+import io.creel.common.protocol.MoveRequest;
+import io.creel.common.protocol.NodeInfo;
+import io.creel.common.protocol.NodeReply;
+import io.creel.common.protocol.OpenReply;
+import io.creel.common.protocol.RemoveRequest;
+import io.creel.common.protocol.ServerStatus;
+import io.creel.common.protocol.StatusReply;
+import io.creel.common.rpc.EventLoops;
+import io.creel.common.rpc.RpcCall;
+import io.creel.common.rpc.RpcServer;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A small in-memory namenode for client tests, served over the real RPC framework. It keeps the
+ * rules the client relies on (containment, first-create-wins, leases, KeyValue publish on close,
+ * directory records written into the container's data, in-order block allocation) and counts and
+ * optionally delays MAP requests.
+ */
+public final class FakeNamenode implements AutoCloseable {
+    private final FakeStorage storage;
+    private final RpcServer server;
+    private final Map<String, Node> paths = new TreeMap<>();
+    private final Map<Long, Node> byId = new HashMap<>();
+    private final AtomicLong ids = new AtomicLong(100);
+    private final AtomicLong leases = new AtomicLong(7000);
+    public final AtomicInteger maps = new AtomicInteger();
+    public final AtomicInteger mapsInFlight = new AtomicInteger();
+    /** MAP requests that arrived while a block read was in flight at the storage. */
+    public final AtomicInteger mapsDuringReads = new AtomicInteger();
+    /** Block reads that started while a MAP was in flight here. */
+    public final AtomicInteger readsDuringMaps = new AtomicInteger();
+    public final List<String> createdPaths = new ArrayList<>();
+    public volatile long mapDelayMillis;
+
+    private static final class Node {
+        long id;
+        NodeType type;
+        String path;
+        long length;
+        boolean enumerable = true;
+        long lease;
+        boolean visible = true;
+        final List<long[]> blocks = new ArrayList<>();
+        final Map<String, Integer> slots = new HashMap<>();
+        Node replaces;
+    }
+
+    public FakeNamenode(EventLoops loops, CreelConf conf, FakeStorage storage) {
+        this.storage = storage;
+        this.storage.onReadStart = () -> {
+            if (mapsInFlight.get() > 0) {
+                readsDuringMaps.incrementAndGet();
+            }
+        };
+        Node root = new Node();
+        root.id = 1;
+        root.type = NodeType.DIRECTORY;
+        root.path = "/";
+        paths.put("/", root);
+        byId.put(root.id, root);
+        this.server = RpcServer.start("fake-namenode", "127.0.0.1", 0, loops, conf.maxFrameSize(), this::handle);
+    }
+
+    public HostPort address() {
+        return new HostPort("127.0.0.1", server.port());
+    }
+
+    public synchronized boolean exists(String path) {
+        return paths.containsKey(path);
+    }
+
+    /** Removes a node but leaves its directory record in place (what a client may see in a race). */
+    public synchronized void removeKeepingRecord(String path) {
+        Node n = paths.remove(path);
+        byId.remove(n.id);
+    }
+
+    private void handle(RpcCall call) {
+        switch (call.opcode()) {
+            case CREATE -> call.reply(sync(() -> create(CreateRequest.decode(call.body()))));
+            case LOOKUP -> call.reply(sync(() -> lookup(LookupRequest.decode(call.body()))));
+            case REMOVE -> call.reply(sync(() -> remove(RemoveRequest.decode(call.body()))));
+            case MOVE -> call.reply(sync(() -> move(MoveRequest.decode(call.body()))));
+            case COMMIT -> call.reply(sync(() -> commit(CommitRequest.decode(call.body()))));
+            case STATUS -> call.reply(new StatusReply(paths.size(), List.of("dram"), List.of(new ServerStatus(
+                    storage.info(), "live", storage.usedBlocks(), storage.info().blockCount() - storage.usedBlocks(),
+                    0, 5))));
+            case MAP -> map(call, MapRequest.decode(call.body()));
+            default -> throw new CreelException(ErrorCode.UNSUPPORTED, "fake namenode: " + call.opcode());
+        }
+    }
+
+    private void map(RpcCall call, MapRequest req) {
+        maps.incrementAndGet();
+        mapsInFlight.incrementAndGet();
+        if (storage.readsInFlight.get() > 0) {
+            mapsDuringReads.incrementAndGet();
+        }
+        Runnable answer = () -> {
+            try {
+                call.reply(sync(() -> mapBlock(req)));
+            } catch (CreelException e) {
+                call.fail(e);
+            } finally {
+                mapsInFlight.decrementAndGet();
+            }
+        };
+        if (mapDelayMillis > 0) {
+            call.channel().eventLoop().schedule(answer, mapDelayMillis, TimeUnit.MILLISECONDS);
+        } else {
+            answer.run();
+        }
+    }
+
+    private synchronized Message sync(java.util.function.Supplier<Message> op) {
+        return op.get();
+    }
+
+    private Node find(String path) {
+        Node n = paths.get(PathName.parse(path).toString());
+        if (n == null) {
+            throw new CreelException(ErrorCode.NOT_FOUND, path + ": no such node");
+        }
+        return n;
+    }
+
+    private NodeInfo info(Node n) {
+        return new NodeInfo(n.id, n.type, n.length, "", "", n.enumerable, 0, n.lease != 0);
+    }
+
+    private BlockLocation location(Node n, int index) {
+        long[] b = n.blocks.get(index);
+        return new BlockLocation(n.id, index, storage.info(), b[0], b[1]);
+    }
+
+    private Message create(CreateRequest req) {
+        PathName p = PathName.parse(req.path());
+        Node parent = paths.get(p.parent().toString());
+        if (parent == null) {
+            throw new CreelException(ErrorCode.NOT_FOUND, p.parent() + ": no such node");
+        }
+        if (!parent.type.mayContain(req.type())) {
+            throw new CreelException(ErrorCode.INVALID_PARENT, req.path() + ": " + NodeType.containmentRule(req.type()));
+        }
+        Node old = paths.get(p.toString());
+        if (old != null && req.type() != NodeType.KEYVALUE) {
+            throw new CreelException(ErrorCode.ALREADY_EXISTS, req.path() + " already exists");
+        }
+        Node n = new Node();
+        n.id = ids.incrementAndGet();
+        n.type = req.type();
+        n.path = p.toString();
+        n.enumerable = req.type() != NodeType.TABLE || req.enumerable();
+        byId.put(n.id, n);
+        createdPaths.add(n.path);
+        long lease = 0;
+        if (req.type() == NodeType.FILE || req.type() == NodeType.KEYVALUE) {
+            lease = leases.incrementAndGet();
+            n.lease = lease;
+            n.blocks.add(storage.allocate());
+        }
+        if (req.type() == NodeType.KEYVALUE) {
+            n.visible = false;
+            n.replaces = old;
+        } else {
+            paths.put(n.path, n);
+            addRecord(parent, n);
+        }
+        return new OpenReply(info(n), lease, n.blocks.isEmpty() ? null : location(n, 0));
+    }
+
+    private void addRecord(Node parent, Node child) {
+        if (!parent.enumerable) {
+            return;
+        }
+        int slot = 0;
+        while (parent.slots.containsValue(slot)) {
+            slot++;
+        }
+        parent.slots.put(PathName.parse(child.path).name(), slot);
+        writeRecord(parent, slot, new DirectoryRecord(child.type, child.id, PathName.parse(child.path).name()).toBuffer());
+        parent.length = Math.max(parent.length, (slot + 1L) * DirectoryRecord.SIZE);
+    }
+
+    private void clearRecord(Node parent, String name) {
+        Integer slot = parent.slots.remove(name);
+        if (slot != null) {
+            writeRecord(parent, slot, DirectoryRecord.cleared());
+        }
+    }
+
+    private void writeRecord(Node container, int slot, ByteBuffer record) {
+        long at = (long) slot * DirectoryRecord.SIZE;
+        int index = (int) (at / storage.blockSize());
+        while (container.blocks.size() <= index) {
+            container.blocks.add(storage.allocate());
+        }
+        long[] b = container.blocks.get(index);
+        storage.put(b[0], b[1], (int) (at % storage.blockSize()), record);
+    }
+
+    private Message lookup(LookupRequest req) {
+        Node n = find(req.path());
+        long lease = 0;
+        if (req.forAppend()) {
+            if (n.type != NodeType.FILE) {
+                throw new CreelException(ErrorCode.INVALID_ARGUMENT, req.path() + " is not a File");
+            }
+            if (n.lease != 0) {
+                throw new CreelException(ErrorCode.LEASE_CONFLICT, req.path() + " is being written by another writer");
+            }
+            lease = leases.incrementAndGet();
+            n.lease = lease;
+        }
+        return new OpenReply(info(n), lease, n.blocks.isEmpty() ? null : location(n, 0));
+    }
+
+    private Message remove(RemoveRequest req) {
+        PathName p = PathName.parse(req.path());
+        Node n = find(req.path());
+        String prefix = n.path + "/";
+        boolean hasChildren = paths.keySet().stream().anyMatch(k -> k.startsWith(prefix));
+        if (hasChildren && !req.recursive()) {
+            throw new CreelException(ErrorCode.NOT_EMPTY, req.path() + " is not empty");
+        }
+        paths.keySet().removeIf(k -> k.equals(n.path) || k.startsWith(prefix));
+        byId.remove(n.id);
+        clearRecord(paths.get(p.parent().toString()), p.name());
+        return new NodeReply(info(n));
+    }
+
+    private Message move(MoveRequest req) {
+        PathName s = PathName.parse(req.source());
+        PathName t = PathName.parse(req.target());
+        Node n = find(req.source());
+        if (paths.containsKey(t.toString())) {
+            throw new CreelException(ErrorCode.ALREADY_EXISTS, req.target() + " already exists");
+        }
+        Node newParent = find(t.parent().toString());
+        clearRecord(paths.get(s.parent().toString()), s.name());
+        Map<String, Node> moved = new HashMap<>();
+        String prefix = n.path + "/";
+        paths.entrySet().removeIf(e -> {
+            if (e.getKey().equals(n.path) || e.getKey().startsWith(prefix)) {
+                String np = t + e.getKey().substring(n.path.length());
+                e.getValue().path = np;
+                moved.put(np, e.getValue());
+                return true;
+            }
+            return false;
+        });
+        paths.putAll(moved);
+        addRecord(newParent, n);
+        return new NodeReply(info(n));
+    }
+
+    private Message mapBlock(MapRequest req) {
+        Node n = byId.get(req.nodeId());
+        if (n == null) {
+            throw new CreelException(ErrorCode.NOT_FOUND, "node " + req.nodeId() + " does not exist");
+        }
+        if (req.blockIndex() < n.blocks.size()) {
+            return new MapReply(location(n, (int) req.blockIndex()));
+        }
+        if (req.lease() == 0 || req.lease() != n.lease) {
+            throw new CreelException(ErrorCode.NOT_FOUND, n.path + " has no block " + req.blockIndex());
+        }
+        if (req.blockIndex() != n.blocks.size()) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, n.path + ": block " + req.blockIndex()
+                    + " allocated out of order (next is " + n.blocks.size() + ")");
+        }
+        n.blocks.add(storage.allocate());
+        return new MapReply(location(n, (int) req.blockIndex()));
+    }
+
+    private Message commit(CommitRequest req) {
+        Node n = byId.get(req.nodeId());
+        if (n == null || n.lease == 0 || n.lease != req.lease()) {
+            throw new CreelException(ErrorCode.LEASE_CONFLICT, "commit without the lease of node " + req.nodeId());
+        }
+        if (req.length() < n.length || req.length() > (long) n.blocks.size() * storage.blockSize()) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, n.path + ": bad commit length " + req.length());
+        }
+        n.length = req.length();
+        if (req.close()) {
+            n.lease = 0;
+            if (!n.visible) {
+                n.visible = true;
+                Node old = paths.get(n.path);
+                Node parent = paths.get(PathName.parse(n.path).parent().toString());
+                if (old != null) {
+                    byId.remove(old.id);
+                    clearRecord(parent, PathName.parse(n.path).name());
+                }
+                paths.put(n.path, n);
+                addRecord(parent, n);
+            }
+        }
+        return new NodeReply(info(n));
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}
