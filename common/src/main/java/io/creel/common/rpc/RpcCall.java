@@ -49,8 +49,9 @@ public final class RpcCall {
     /** Replies with raw payload bytes after the status; takes ownership of {@code payload}. */
     public void replyPayload(ByteBuf payload) {
         ByteBuf header = Frames.okHeader(channel.alloc(), opcode, requestId, payload.readableBytes());
-        channel.write(header, channel.voidPromise());
-        channel.writeAndFlush(payload, channel.voidPromise());
+        // One write per frame: replies may come from several threads, and two writes could interleave.
+        channel.writeAndFlush(channel.alloc().compositeDirectBuffer(2).addComponents(true, header, payload),
+                channel.voidPromise());
     }
 
     public void fail(CreelException error) {

@@ -163,12 +163,10 @@ public final class RpcClient implements AutoCloseable {
                         op + " to " + remote + " got no reply within " + millis + " ms"));
             }
         }, millis, TimeUnit.MILLISECONDS);
-        if (payload == null) {
-            channel.writeAndFlush(frame).addListener(f -> onWritten(id, f));
-        } else {
-            channel.write(frame).addListener(f -> onWritten(id, f));
-            channel.writeAndFlush(payload).addListener(f -> onWritten(id, f));
-        }
+        // One write per frame: two writes from different threads could interleave on the wire.
+        ByteBuf whole = payload == null ? frame
+                : channel.alloc().compositeDirectBuffer(2).addComponents(true, frame, payload);
+        channel.writeAndFlush(whole).addListener(f -> onWritten(id, f));
         return p.future;
     }
 

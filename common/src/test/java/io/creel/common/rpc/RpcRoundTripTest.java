@@ -32,6 +32,13 @@ class RpcRoundTripTest {
 
     /** Answers LOOKUP with the path's length as a RegisterReply; "/slow" is never answered; "/fail" errors. */
     private final RequestHandler handler = call -> {
+        if (call.opcode() == Opcode.BLOCK_WRITE) { // echo the payload's size and first byte
+            io.creel.common.protocol.BlockWriteHeader.decode(call.body());
+            int size = call.body().readableBytes();
+            call.reply(new RegisterReply(size * 1000 + (call.body().getByte(call.body().readerIndex()) & 0xff)
+                   ));
+            return;
+        }
         LookupRequest r = LookupRequest.decode(call.body());
         switch (r.path()) {
             case "/slow" -> { /* never replies: the client must time out */ }
@@ -66,6 +73,41 @@ class RpcRoundTripTest {
             }
             for (int i = 0; i < calls.size(); i++) {
                 assertEquals(1 + i % 50, calls.get(i).join().serverId());
+            }
+        }
+    }
+
+    @Test
+    void framesWithPayloadsFromManyThreadsNeverInterleaveOnTheWire() throws Exception {
+        try (RpcClient c = connect(Duration.ofSeconds(30))) {
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+            try {
+                List<java.util.concurrent.Future<?>> threads = new ArrayList<>();
+                for (int t = 0; t < 8; t++) {
+                    int seed = t;
+                    threads.add(pool.submit(() -> {
+                        List<CompletableFuture<RegisterReply>> calls = new ArrayList<>();
+                        List<Integer> expected = new ArrayList<>();
+                        for (int i = 0; i < 300; i++) {
+                            int size = 1 + (i * 37 + seed * 101) % 900;
+                            byte first = (byte) (i + seed);
+                            io.netty.buffer.ByteBuf payload = io.netty.buffer.Unpooled.buffer(size).writeZero(size);
+                            payload.setByte(0, first);
+                            calls.add(c.callWithPayload(Opcode.BLOCK_WRITE,
+                                    new io.creel.common.protocol.BlockWriteHeader(1, 1, 0), payload, RegisterReply::decode));
+                            expected.add(size * 1000 + (first & 0xff));
+                        }
+                        for (int i = 0; i < calls.size(); i++) {
+                            assertEquals(expected.get(i), calls.get(i).join().serverId());
+                        }
+                        return null;
+                    }));
+                }
+                for (java.util.concurrent.Future<?> f : threads) {
+                    f.get(60, TimeUnit.SECONDS);
+                }
+            } finally {
+                pool.shutdownNow();
             }
         }
     }
