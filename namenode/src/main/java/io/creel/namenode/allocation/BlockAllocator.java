@@ -142,6 +142,18 @@ public final class BlockAllocator {
         releaseDue();
     }
 
+    /**
+     * Frees blocks that no reader can hold a location of (they were never inside a published
+     * length), so they skip the reuse delay. They join the end of their server's free list.
+     */
+    public synchronized void freeUnpublished(Collection<AllocatedBlock> freed) {
+        for (AllocatedBlock b : freed) {
+            ServerBlocks sb = blocksOf(b.server());
+            sb.retire();
+            sb.release(b.blockNumber());
+        }
+    }
+
     /** Returns every retired block whose delay has ended to its server's free list. */
     public synchronized void releaseDue() {
         long now = clock.getAsLong();

@@ -590,12 +590,15 @@ public final class Namespace {
         n.leaseOwner = null;
     }
 
-    /** Frees blocks beyond the committed length. */
+    /**
+     * Frees blocks beyond the committed length. A length never shrinks, so these blocks were never
+     * readable: no reader can hold their locations, and they need no reuse delay.
+     */
     private void trim(Node n) {
         long keep = (n.length + blockSize - 1) / blockSize;
         if (n.blocks.size() > keep) {
             List<AllocatedBlock> beyond = n.blocks.subList((int) keep, n.blocks.size());
-            allocator.retire(new ArrayList<>(beyond));
+            allocator.freeUnpublished(new ArrayList<>(beyond));
             beyond.clear();
         }
     }

@@ -112,6 +112,8 @@ class FileSemanticsTest {
         assertFalse(closed.writing());
         assertNotNull(ns.map(id, 1, 0));
         Expect.error(ErrorCode.NOT_FOUND, () -> ns.map(id, 2, 0), "no block at index 2");
+        var counts = f.allocator.counts(ns.map(id, 0, 0).server());
+        assertEquals(0, counts.pending(), "a block never inside a published length needs no reuse delay");
     }
 
     @Test
