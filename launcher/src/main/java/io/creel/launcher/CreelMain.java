@@ -24,7 +24,7 @@ public final class CreelMain {
     public static int run(String... args) {
         configureLogging(args.length > 0 && DAEMONS.contains(args[0]));
         CommandLine cli = new CommandLine(new CreelMain());
-        cli.setExecutionExceptionHandler(CliErrors.handler());
+        CliErrors.configure(cli);
         return cli.execute(args);
     }
 

@@ -30,7 +30,9 @@ class BagStreamTest {
 
     @Test
     void tenThousandFilesReadAsOneStream() throws Exception {
-        try (Clusters.Running running = Clusters.start(b -> b.dram(256L << 20).disk(256L << 20)
+        // Each file holds at least one block, so 16 KiB blocks keep 10,000 small files within 256 MiB.
+        try (Clusters.Running running = Clusters.start(b -> b.dram(128L << 20).disk(256L << 20)
+                .set("creel.block.size", "16k")
                 .set("creel.client.bag.reads.in.flight", "16"));
              CreelClient client = CreelClient.connect(running.cluster.clientConf())) {
             client.create("/shuffle", NodeType.DIRECTORY).join();

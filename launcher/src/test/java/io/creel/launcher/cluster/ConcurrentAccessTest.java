@@ -33,7 +33,8 @@ class ConcurrentAccessTest {
 
     @BeforeAll
     static void start() {
-        running = Clusters.start(b -> b.dram(96L * MIB).disk(256L * MIB));
+        // 64 KiB blocks: every value and file holds at least one block, and a 1.5 MiB value spans 24.
+        running = Clusters.start(b -> b.dram(96L * MIB).disk(256L * MIB).set("creel.block.size", "64k"));
     }
 
     @AfterAll
@@ -122,7 +123,7 @@ class ConcurrentAccessTest {
 
     @Test
     void keyValueReplacementIsAtomicUnderConcurrentReaders() throws Exception {
-        // Values span two blocks, so a torn read would show bytes of two versions.
+        // Values span many blocks, so a torn read would show bytes of two versions.
         int valueSize = MIB + MIB / 2;
         int versions = 40;
         try (CreelClient writer = CreelClient.connect(running.cluster.clientConf());

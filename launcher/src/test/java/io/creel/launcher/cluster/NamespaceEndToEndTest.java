@@ -33,7 +33,8 @@ class NamespaceEndToEndTest {
 
     @BeforeAll
     static void start() {
-        running = Clusters.start(b -> b.dram(64L << 20).disk(64L << 20));
+        // Small blocks: every File and KeyValue with data holds at least one block.
+        running = Clusters.start(b -> b.dram(64L << 20).disk(64L << 20).set("creel.block.size", "64k"));
         client = CreelClient.connect(running.cluster.clientConf());
     }
 
