@@ -46,7 +46,7 @@ class HostileInputTest {
                 ByteBuffer.wrap(noise).putInt(noise.length - 4).put(opcode).put((byte) 0).putLong(1);
                 sendAndExpectClose(port, noise);
                 sendAndExpectClose(port, new byte[] {0x7f, 0x7f, 0x7f, 0x7f, 1});          // 2 GiB frame
-                sendAndExpectClose(port, new byte[] {0, 0, 0, 12, 2, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 9}); // cut body
+                sendAndExpectClose(port, new byte[] {0, 0, 0, 12, opcode, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 9}); // cut body
                 sendAndExpectClose(port, "GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes());
 
                 ByteBuffer got = ByteBuffer.allocate(10);
