@@ -20,7 +20,10 @@ cleanup() {
 trap cleanup EXIT
 
 fail() { echo "smoke: FAILED: $*" >&2; echo "--- local cluster log ---" >&2; cat "$log" >&2 || true; exit 1; }
-creel() { bin/creel --conf "creel.namenode.address=creel://localhost:$port" "$@"; }
+# Clients find the cluster through a site file, as a user's would.
+mkdir -p "$work/conf"
+echo "creel.namenode.address = creel://localhost:$port" >"$work/conf/creel-site.conf"
+creel() { CREEL_CONF_DIR="$work/conf" bin/creel "$@"; }
 
 bin/creel local --dram 128m --disk 1g --data-dir "$work/disk" --port "$port" >"$log" 2>&1 &
 pid=$!
@@ -40,8 +43,11 @@ creel fs ls /smoke | grep -q big.bin || fail "fs ls does not list the file"
 
 report=$(creel report) || fail "report"
 echo "$report"
-disk_used=$(echo "$report" | awk '$2 == "disk" { print $6; exit }')
-echo "$report" | grep -E '^[^ ].* disk ' >/dev/null || fail "report shows no disk tier"
+# The per-class totals: "disk  CAPACITY  USED  FREE  PENDING", sizes written as "174.0 MiB".
+disk_used=$(echo "$report" | awk '$1 == "disk" { u = $4 " " $5 } END { print u }')
+dram_free=$(echo "$report" | awk '$1 == "dram" { f = $6 " " $7 } END { print f }')
+[ -n "$disk_used" ] && [ "$disk_used" != "0 B" ] || fail "the put did not spill into the disk tier (disk used: '$disk_used')"
+[ "$dram_free" = "0 B" ] || fail "DRAM should be full before disk is used (dram free: '$dram_free')"
 
 echo -n "first" | creel kv put /smoke/table k1 - || fail "kv put"
 [ "$(creel kv get /smoke/table k1 -)" = "first" ] || fail "kv get"
