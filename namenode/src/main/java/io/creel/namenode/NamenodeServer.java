@@ -3,7 +3,9 @@ package io.creel.namenode;
 import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.CreelConf;
 import io.creel.common.rpc.EventLoops;
+import io.creel.common.rpc.RpcConnections;
 import io.creel.common.rpc.RpcServer;
+import io.creel.namenode.allocation.RegionBroker;
 import io.creel.namenode.allocation.BlockAllocator;
 import io.creel.namenode.namespace.Namespace;
 import io.creel.namenode.records.DataPlaneRecordStore;
@@ -25,15 +27,17 @@ public final class NamenodeServer implements AutoCloseable {
 
     private final RpcServer rpc;
     private final RecordStore records;
+    private final RpcConnections controlConnections;
     private final Namespace namespace;
     private final NamenodeService service;
     private final ScheduledFuture<?> releaser;
     private final EventLoops ownLoops;
 
-    private NamenodeServer(RpcServer rpc, RecordStore records, Namespace namespace, NamenodeService service,
-                           ScheduledFuture<?> releaser, EventLoops ownLoops) {
+    private NamenodeServer(RpcServer rpc, RecordStore records, RpcConnections controlConnections, Namespace namespace,
+                           NamenodeService service, ScheduledFuture<?> releaser, EventLoops ownLoops) {
         this.rpc = rpc;
         this.records = records;
+        this.controlConnections = controlConnections;
         this.namespace = namespace;
         this.service = service;
         this.releaser = releaser;
@@ -73,22 +77,29 @@ public final class NamenodeServer implements AutoCloseable {
                 System::currentTimeMillis);
         RecordStore records = new DataPlaneRecordStore(conf, loops);
         Namespace namespace = new Namespace(allocator, records, blockSize, reuseDelay, System::currentTimeMillis);
-        NamenodeService service = new NamenodeService(namespace, registry, allocator);
+        RpcConnections controlConnections = new RpcConnections(loops, conf);
+        RegionBroker regions = new RegionBroker(allocator, controlConnections);
+        NamenodeService service = new NamenodeService(namespace, registry, allocator, regions);
         RpcServer rpc;
         try {
             rpc = RpcServer.start("namenode", bindHost, port, loops, conf.maxFrameSize(),
                     conf.get(ConfKeys.NET_FRAME_TIMEOUT), service);
         } catch (RuntimeException e) {
             records.close();
+            controlConnections.close();
             throw e;
         }
         // Retirements are also ended lazily by every call; the timer returns blocks when the namenode is idle.
         long period = Math.max(50, Math.min(1000, reuseDelay / 2));
-        ScheduledFuture<?> releaser = loops.group().next().scheduleAtFixedRate(namespace::releaseDue, period, period,
-                TimeUnit.MILLISECONDS);
+        long idleMillis = conf.get(ConfKeys.NAMENODE_REGION_IDLE).toMillis();
+        ScheduledFuture<?> releaser = loops.group().next().scheduleAtFixedRate(() -> {
+            namespace.releaseDue();
+            regions.releaseIdle(idleMillis);
+            service.checkDrained();
+        }, period, period, TimeUnit.MILLISECONDS);
         LOG.info("namenode serving on {}:{} (block size {}, storage classes {})", bindHost, rpc.port(), blockSize,
                 String.join(",", allocator.classes()));
-        return new NamenodeServer(rpc, records, namespace, service, releaser, ownLoops);
+        return new NamenodeServer(rpc, records, controlConnections, namespace, service, releaser, ownLoops);
     }
 
     /** The port the namenode listens on. */
@@ -112,6 +123,7 @@ public final class NamenodeServer implements AutoCloseable {
         releaser.cancel(false);
         rpc.close();
         records.close();
+        controlConnections.close();
         if (ownLoops != null) {
             ownLoops.close();
         }

@@ -35,6 +35,10 @@ public final class ConfKeys {
             ConfValues::parseDuration,
             "A storage server that sends no heartbeat for this long is taken out of allocation.");
 
+    public static final ConfKey<Duration> NAMENODE_REGION_IDLE = key("creel.namenode.region.idle", "30s",
+            ConfValues::parseDuration,
+            "A region whose blocks have all been free this long is given back to its storage server for any namenode.");
+
     // ---- storage server ----
     public static final ConfKey<String> STORAGE_BIND_HOST = key("creel.storage.bind.host", "0.0.0.0",
             ConfKeys::nonEmpty, "Interface a storage server listens on.");
@@ -44,6 +48,9 @@ public final class ConfKeys {
             v -> v, "Host name clients use to reach this storage server; empty means this machine's host name.");
     public static final ConfKey<String> STORAGE_CLASS = key("creel.storage.class", "", v -> v,
             "Storage class a storage server's blocks belong to; empty means the tier's name (dram, disk).");
+    public static final ConfKey<Long> STORAGE_REGION_SIZE = key("creel.storage.region.size", "64m",
+            ConfValues::parseSize,
+            "Storage servers grant their blocks to namenodes in regions of this size (whole blocks, at least one).");
     public static final ConfKey<Duration> STORAGE_HEARTBEAT_INTERVAL = key("creel.storage.heartbeat.interval",
             "2s", ConfValues::parseDuration, "How often a storage server sends a heartbeat to each namenode.");
     public static final ConfKey<String> STORAGE_DRAM_PATH = key("creel.storage.dram.path", "/dev/shm/creel",

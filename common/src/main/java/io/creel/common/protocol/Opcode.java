@@ -12,9 +12,15 @@ public enum Opcode {
     REGISTER(7),
     HEARTBEAT(8),
     STATUS(9),
+    DECOMMISSION(10),
+    FSCK(11),
     // data plane (storage server)
     BLOCK_READ(20),
-    BLOCK_WRITE(21);
+    BLOCK_WRITE(21),
+    // storage-server control (namenode to storage server)
+    REGION_GRANT(30),
+    REGION_RELEASE(31),
+    REGION_SYNC(32);
 
     private static final Opcode[] BY_CODE = new Opcode[256];
 

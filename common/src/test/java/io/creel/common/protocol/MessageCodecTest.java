@@ -44,9 +44,18 @@ class MessageCodecTest {
         roundTrip(new MapReply(BLOCK), MapReply::decode);
         roundTrip(new CommitRequest(42, 77, 4096, true), CommitRequest::decode);
         roundTrip(new RegisterRequest(SERVER.withServerId(0)), RegisterRequest::decode);
-        roundTrip(new RegisterReply(7), RegisterReply::decode);
+        roundTrip(new RegisterReply(7, 0x55aa), RegisterReply::decode);
+        roundTrip(new RegionGrantRequest(9, 3), RegionGrantRequest::decode);
+        roundTrip(new RegionReleaseRequest(9, 12), RegionReleaseRequest::decode);
+        roundTrip(new RegionSyncRequest(9, List.of(1, 5, 7)), RegionSyncRequest::decode);
+        roundTrip(new RegionGrantReply(64, List.of(new RegionGrantReply.Grant(3, 1L << 45)), false),
+                RegionGrantReply::decode);
         roundTrip(new HeartbeatRequest(7, 99), HeartbeatRequest::decode);
-        roundTrip(new HeartbeatReply(true), HeartbeatReply::decode);
+        roundTrip(new HeartbeatReply(true, false), HeartbeatReply::decode);
+        roundTrip(new AddressRequest("host-a:4000"), AddressRequest::decode);
+        roundTrip(new FsckRequest("/jobs"), FsckRequest::decode);
+        roundTrip(new FsckReply(12, List.of(new FsckReply.Damaged("/jobs/a", 2, 5, List.of("h:1 (dead)")))),
+                FsckReply::decode);
         roundTrip(new StatusReply(10, List.of("dram", "disk"),
                 List.of(new ServerStatus(SERVER, "live", 1, 2, 3, 4))), StatusReply::decode);
     }

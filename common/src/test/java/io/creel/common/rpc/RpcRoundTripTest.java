@@ -35,15 +35,14 @@ class RpcRoundTripTest {
         if (call.opcode() == Opcode.BLOCK_WRITE) { // echo the payload's size and first byte
             io.creel.common.protocol.BlockWriteHeader.decode(call.body());
             int size = call.body().readableBytes();
-            call.reply(new RegisterReply(size * 1000 + (call.body().getByte(call.body().readerIndex()) & 0xff)
-                   ));
+            call.reply(new RegisterReply(size * 1000 + (call.body().getByte(call.body().readerIndex()) & 0xff), 0));
             return;
         }
         LookupRequest r = LookupRequest.decode(call.body());
         switch (r.path()) {
             case "/slow" -> { /* never replies: the client must time out */ }
             case "/fail" -> throw new CreelException(ErrorCode.NOT_FOUND, "/fail: no such node");
-            default -> call.reply(new RegisterReply(r.path().length()));
+            default -> call.reply(new RegisterReply(r.path().length(), 0));
         }
     };
 

@@ -30,12 +30,25 @@ public final class BlockAllocator {
     /** Retired blocks in retirement order; with one fixed delay that is also release order. */
     private final ArrayDeque<Retired> retiring = new ArrayDeque<>();
     private long lastTag;
+    /** Told the class whose granted free blocks run low, so more regions are asked for early. */
+    private java.util.function.Consumer<String> lowOnBlocks = cls -> { };
+
+    /** How long a server that said it is full is not asked again. */
+    static final long FULL_RETRY_MILLIS = 1000;
+
+    /** A region of a server, as granted to this namenode. */
+    public record RegionRef(StorageServerInfo server, int region) {
+    }
 
     private record Retired(long readyAt, int serverId, long blockNumber) {
     }
 
-    /** Block counts of one server, as STATUS reports them. */
-    public record Counts(long used, long free, long pending) {
+    /**
+     * Block counts of one server, as STATUS reports them: blocks this namenode uses, blocks free on
+     * the server as far as this namenode knows (not used or retiring here), blocks retiring here,
+     * and how many regions it holds there.
+     */
+    public record Counts(long used, long free, long pending, int regions) {
     }
 
     /**
@@ -87,18 +100,112 @@ public final class BlockAllocator {
         if (start < 0) {
             throw new CreelException(ErrorCode.INVALID_ARGUMENT, "unknown storage class '" + storageClass + "'");
         }
+        long now = clock.getAsLong();
         for (int c = start; c < classes.size(); c++) {
             String cls = classes.get(c);
             StorageServerInfo server = choose(cls, locationClass);
             if (server != null) {
                 long number = blocksOf(server).take();
                 lastChosen.put(cls, server.serverId());
+                if (runningLow(cls)) {
+                    lowOnBlocks.accept(cls);
+                }
                 return new AllocatedBlock(server, number, ++lastTag);
+            }
+            if (mayGrow(cls, now)) {
+                // The class is not full cluster-wide until its servers say they have no region left.
+                throw new RegionShortage(cls);
             }
         }
         throw new CreelException(ErrorCode.OUT_OF_SPACE, "no free block in storage class"
                 + (start == classes.size() - 1 ? " " + storageClass : "es " + String.join(", ",
                 classes.subList(start, classes.size()))) + " on any live storage server");
+    }
+
+    /** Where to send the shortage signal of {@link #allocate} ahead of time (called under the allocator's lock). */
+    public synchronized void onLowBlocks(java.util.function.Consumer<String> listener) {
+        this.lowOnBlocks = listener;
+    }
+
+    /** Whether some live server of {@code cls} may still grant this namenode a region. */
+    public synchronized boolean mayGrow(String cls, long now) {
+        for (StorageServerInfo s : registry.liveServers(cls)) {
+            if (mayGrow(blocksOf(s), now)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean mayGrow(ServerBlocks b, long now) {
+        boolean notAllHeld = b.regionBlocks() == 0 || (long) b.grantedRegions() * b.regionBlocks() < b.blockCount();
+        return notAllHeld && (b.fullAt() == 0 || now - b.fullAt() >= FULL_RETRY_MILLIS);
+    }
+
+    /** Live servers of {@code cls} worth asking for a region now, in round-robin order. */
+    public synchronized List<StorageServerInfo> growCandidates(String cls) {
+        long now = clock.getAsLong();
+        List<StorageServerInfo> out = new ArrayList<>();
+        for (StorageServerInfo s : registry.liveServers(cls)) {
+            if (mayGrow(blocksOf(s), now)) {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
+    private boolean runningLow(String cls) {
+        long free = 0;
+        long want = 1;
+        for (StorageServerInfo s : registry.liveServers(cls)) {
+            ServerBlocks b = blocksOf(s);
+            free += b.free();
+            want = Math.max(want, b.regionBlocks() / 2);
+        }
+        return free < want && mayGrow(cls, clock.getAsLong());
+    }
+
+    /**
+     * Records regions a server granted (or confirmed) to this namenode. Tags continue above the
+     * highest tag in them, whoever wrote it.
+     */
+    public synchronized void granted(StorageServerInfo server, int regionBlocks,
+                                     List<io.creel.common.protocol.RegionGrantReply.Grant> grants, boolean full) {
+        ServerBlocks b = blocksOf(server);
+        long now = clock.getAsLong();
+        for (var g : grants) {
+            b.grant(g.region(), regionBlocks, now);
+            if (Long.compareUnsigned(g.minTag(), lastTag) > 0) {
+                lastTag = g.minTag();
+            }
+        }
+        b.markFull(now, full && grants.isEmpty());
+    }
+
+    /** Regions of {@code server} that hold blocks in use or retiring here (claimed again after a restart). */
+    public synchronized List<Integer> busyRegions(StorageServerInfo server) {
+        return blocksOf(server).busyRegions();
+    }
+
+    /**
+     * Takes out of use every region that has been empty for {@code idleMillis} and returns them, so
+     * the caller gives them back to their servers.
+     */
+    public synchronized List<RegionRef> takeIdleRegions(long idleMillis) {
+        releaseDue();
+        long now = clock.getAsLong();
+        List<RegionRef> out = new ArrayList<>();
+        for (StorageServerInfo s : registry.allServers()) {
+            ServerBlocks b = blocks.get(s.serverId());
+            if (b == null) {
+                continue;
+            }
+            for (int r : b.idleRegions(now, idleMillis)) {
+                b.ungrant(r);
+                out.add(new RegionRef(s, r));
+            }
+        }
+        return out;
     }
 
     private StorageServerInfo choose(String cls, String locationClass) {
@@ -150,7 +257,7 @@ public final class BlockAllocator {
         for (AllocatedBlock b : freed) {
             ServerBlocks sb = blocksOf(b.server());
             sb.retire();
-            sb.release(b.blockNumber());
+            sb.release(b.blockNumber(), clock.getAsLong());
         }
     }
 
@@ -159,7 +266,7 @@ public final class BlockAllocator {
         long now = clock.getAsLong();
         while (!retiring.isEmpty() && retiring.peekFirst().readyAt() <= now) {
             Retired r = retiring.removeFirst();
-            blocks.get(r.serverId()).release(r.blockNumber());
+            blocks.get(r.serverId()).release(r.blockNumber(), now);
         }
     }
 
@@ -167,6 +274,6 @@ public final class BlockAllocator {
     public synchronized Counts counts(StorageServerInfo server) {
         releaseDue();
         ServerBlocks b = blocksOf(server);
-        return new Counts(b.used(), b.free(), b.pending());
+        return new Counts(b.used(), b.blockCount() - b.used() - b.pending(), b.pending(), b.grantedRegions());
     }
 }

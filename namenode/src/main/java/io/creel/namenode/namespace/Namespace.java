@@ -407,6 +407,10 @@ public final class Namespace {
             throw new CreelException(ErrorCode.INVALID_ARGUMENT, n.path() + ": length " + length
                     + " exceeds the " + n.blocks.size() + " allocated blocks (" + capacity + " bytes); map blocks first");
         }
+        if (close && n.type == NodeType.KEYVALUE && n.parent.state == Node.State.LIVE
+                && !n.parent.children.containsKey(n.name)) {
+            reserveRecordBlock(n.parent); // the key's first value needs a record; fail before changing anything
+        }
         n.length = length;
         n.modifiedMillis = clock.getAsLong();
         if (!close) {
@@ -489,6 +493,50 @@ public final class Namespace {
     }
 
     /** Ends every retirement whose reuse delay has passed (also done lazily by each call). */
+    /** The path of a node (or of a retired one, as it was), or {@code null} if the id is unknown. */
+    public synchronized String pathOf(long nodeId) {
+        Node n = byId.get(nodeId);
+        return n == null ? null : n.path();
+    }
+
+    /**
+     * Calls {@code visitor} with the path and blocks of every live File and KeyValue at or below
+     * {@code pathText}, under the namespace lock (the visitor must be quick and must not call back).
+     *
+     * @return the number of nodes visited
+     */
+    public synchronized long forEachDataNode(String pathText,
+                                             java.util.function.BiConsumer<String, List<AllocatedBlock>> visitor) {
+        Node top = resolve(PathName.parse(pathText));
+        long visited = 0;
+        ArrayDeque<Node> todo = new ArrayDeque<>();
+        todo.push(top);
+        while (!todo.isEmpty()) {
+            Node x = todo.pop();
+            if (x.type == NodeType.FILE || x.type == NodeType.KEYVALUE) {
+                visitor.accept(x.path(), java.util.Collections.unmodifiableList(x.blocks));
+                visited++;
+            }
+            x.children.values().forEach(todo::push);
+        }
+        return visited;
+    }
+
+    /**
+     * Makes sure the record of the next child of {@code container} will have a block, before a
+     * change that cannot be undone cheaply (a KeyValue's first commit) relies on it. A region
+     * shortage is thrown here, with nothing changed yet.
+     */
+    private void reserveRecordBlock(Node container) {
+        if (container.slots == null) {
+            return;
+        }
+        long blockIndex = (long) container.slots.peek() * DirectoryRecord.SIZE / blockSize;
+        while (container.blocks.size() <= blockIndex) {
+            container.blocks.add(allocator.allocate(storageClassOf(container), locationOf(container)));
+        }
+    }
+
     public synchronized void releaseDue() {
         releaseDueLocked();
         allocator.releaseDue();
@@ -649,6 +697,9 @@ public final class Namespace {
             while (container.blocks.size() <= blockIndex) {
                 container.blocks.add(allocator.allocate(storageClassOf(container), locationOf(container)));
             }
+        } catch (io.creel.namenode.allocation.RegionShortage e) {
+            container.slots.untake(slot);
+            throw e; // the caller asks for a region and tries again
         } catch (CreelException e) {
             container.slots.untake(slot);
             throw new CreelException(e.code(), child.path() + ": no block for the directory record in "

@@ -25,6 +25,12 @@ public final class SlotTable {
         return s;
     }
 
+    /** The slot {@link #take} would return now, without taking it. */
+    public int peek() {
+        int s = reusable.nextSetBit(0);
+        return s >= 0 ? s : highWater;
+    }
+
     /** A slot's child is gone; the slot waits for {@link #release}. */
     public void free(int slot) {
         used.clear(slot);

@@ -37,10 +37,17 @@ public final class ServerRegistry {
     }
 
     /** What the registry knows about one server at one moment. */
-    public record ServerView(StorageServerInfo info, boolean live, long heartbeatAgeMillis) {
-        /** "live" or "dead", as STATUS reports it. */
+    public record ServerView(StorageServerInfo info, boolean live, boolean draining, boolean decommissioned,
+                             long heartbeatAgeMillis) {
+        /** "live", "draining", "dead" or "decommissioned", as STATUS reports it. */
         public String state() {
-            return live ? "live" : "dead";
+            if (decommissioned) {
+                return "decommissioned";
+            }
+            if (!live) {
+                return "dead";
+            }
+            return draining ? "draining" : "live";
         }
     }
 
@@ -49,6 +56,10 @@ public final class ServerRegistry {
         long lastHeartbeat;
         /** Set when the same address registered again with a new token: the old medium is gone. */
         boolean replaced;
+        /** No new blocks go here; it leaves once it holds none. */
+        boolean draining;
+        /** Drained and gone: its heartbeats are told so, and it is not allocated from again. */
+        boolean decommissioned;
 
         Entry(StorageServerInfo info, long now) {
             this.info = info;
@@ -84,6 +95,10 @@ public final class ServerRegistry {
         long now = clock.getAsLong();
         String address = info.address();
         Entry old = byAddress.get(address);
+        if (old != null && old.decommissioned && old.info.localToken() == info.localToken()) {
+            throw new CreelException(ErrorCode.UNSUPPORTED, "storage server " + address + " was decommissioned; "
+                    + "restart it with a fresh medium to rejoin");
+        }
         if (old != null && !old.replaced && old.info.localToken() == info.localToken()) {
             old.info = info.withServerId(old.info.serverId());
             old.lastHeartbeat = now;
@@ -98,22 +113,93 @@ public final class ServerRegistry {
         return e.info;
     }
 
-    /** Records a heartbeat; false if the id is unknown, replaced, or the token does not match (register again). */
-    public synchronized boolean heartbeat(int serverId, long localToken) {
-        Entry e = byId.get(serverId);
-        if (e == null || e.replaced || e.info.localToken() != localToken) {
-            return false;
-        }
-        e.lastHeartbeat = clock.getAsLong();
-        return true;
+    /** What a heartbeat learns. */
+    public enum Beat {
+        /** Known and alive. */
+        KNOWN,
+        /** Unknown, replaced, or a token mismatch: the server should register again. */
+        UNKNOWN,
+        /** Decommissioned: the server should stop. */
+        DECOMMISSIONED
     }
 
-    /** Live servers of {@code storageClass}, in id order. */
+    /** Records a heartbeat. */
+    public synchronized Beat heartbeat(int serverId, long localToken) {
+        Entry e = byId.get(serverId);
+        if (e == null || e.replaced || e.info.localToken() != localToken) {
+            return Beat.UNKNOWN;
+        }
+        if (e.decommissioned) {
+            return Beat.DECOMMISSIONED;
+        }
+        e.lastHeartbeat = clock.getAsLong();
+        return Beat.KNOWN;
+    }
+
+    /**
+     * Starts draining the server at {@code address} (host:port): no new blocks are allocated there.
+     *
+     * @throws CreelException NOT_FOUND if no such server is registered
+     */
+    public synchronized StorageServerInfo decommission(String address) {
+        Entry e = byAddress.get(address);
+        if (e == null || e.replaced) {
+            throw new CreelException(ErrorCode.NOT_FOUND, "no storage server " + address + " is registered (servers: "
+                    + String.join(", ", byAddress.keySet()) + ")");
+        }
+        e.draining = true;
+        return e.info;
+    }
+
+    /** A draining server that holds no blocks any more is decommissioned. */
+    public synchronized void drained(int serverId) {
+        Entry e = byId.get(serverId);
+        if (e != null && e.draining) {
+            e.decommissioned = true;
+        }
+    }
+
+    /** Servers that are draining and not yet decommissioned. */
+    public synchronized List<StorageServerInfo> draining() {
+        List<StorageServerInfo> out = new ArrayList<>();
+        for (Entry e : byId.values()) {
+            if (e.draining && !e.decommissioned && !e.replaced) {
+                out.add(e.info);
+            }
+        }
+        return out;
+    }
+
+    /** Every registered server, dead and drained ones included, in id order. */
+    public synchronized List<StorageServerInfo> allServers() {
+        List<StorageServerInfo> out = new ArrayList<>(byId.size());
+        byId.values().forEach(e -> out.add(e.info));
+        return out;
+    }
+
+    /** Whether the server is registered, not replaced, and heard from within the timeout. */
+    public synchronized boolean isLive(int serverId) {
+        Entry e = byId.get(serverId);
+        return e != null && isLive(e, clock.getAsLong());
+    }
+
+    /** The server with this id, or null. */
+    public synchronized ServerView view(int serverId) {
+        Entry e = byId.get(serverId);
+        if (e == null) {
+            return null;
+        }
+        long now = clock.getAsLong();
+        return new ServerView(e.info, isLive(e, now), e.draining, e.decommissioned,
+                Math.max(0, now - e.lastHeartbeat));
+    }
+
+    /** Live servers of {@code storageClass} that take new blocks (not draining), in id order. */
     public synchronized List<StorageServerInfo> liveServers(String storageClass) {
         long now = clock.getAsLong();
         List<StorageServerInfo> out = new ArrayList<>();
         for (Entry e : byId.values()) {
-            if (isLive(e, now) && e.info.storageClass().equals(storageClass)) {
+            if (isLive(e, now) && !e.draining && e.info.storageClass().equals(storageClass)) {
                 out.add(e.info);
             }
         }
@@ -125,12 +211,13 @@ public final class ServerRegistry {
         long now = clock.getAsLong();
         List<ServerView> out = new ArrayList<>(byId.size());
         for (Entry e : byId.values()) {
-            out.add(new ServerView(e.info, isLive(e, now), Math.max(0, now - e.lastHeartbeat)));
+            out.add(new ServerView(e.info, isLive(e, now), e.draining, e.decommissioned,
+                    Math.max(0, now - e.lastHeartbeat)));
         }
         return out;
     }
 
     private boolean isLive(Entry e, long now) {
-        return !e.replaced && now - e.lastHeartbeat <= timeoutMillis;
+        return !e.replaced && !e.decommissioned && now - e.lastHeartbeat <= timeoutMillis;
     }
 }

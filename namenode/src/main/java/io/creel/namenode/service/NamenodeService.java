@@ -2,9 +2,13 @@ package io.creel.namenode.service;
 
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
+import io.creel.common.protocol.AddressRequest;
+import io.creel.common.protocol.BlockLocation;
 import io.creel.common.protocol.CommitRequest;
 import io.creel.common.protocol.CreateRequest;
 import io.creel.common.protocol.Empty;
+import io.creel.common.protocol.FsckReply;
+import io.creel.common.protocol.FsckRequest;
 import io.creel.common.protocol.HeartbeatReply;
 import io.creel.common.protocol.HeartbeatRequest;
 import io.creel.common.protocol.LookupRequest;
@@ -18,15 +22,22 @@ import io.creel.common.protocol.RegisterRequest;
 import io.creel.common.protocol.RemoveRequest;
 import io.creel.common.protocol.ServerStatus;
 import io.creel.common.protocol.StatusReply;
+import io.creel.common.protocol.StorageServerInfo;
 import io.creel.common.rpc.RequestHandler;
 import io.creel.common.rpc.RpcCall;
+import io.creel.namenode.allocation.AllocatedBlock;
 import io.creel.namenode.allocation.BlockAllocator;
+import io.creel.namenode.allocation.RegionBroker;
+import io.creel.namenode.allocation.RegionShortage;
 import io.creel.namenode.namespace.Namespace;
 import io.creel.namenode.registry.ServerRegistry;
 import io.netty.channel.Channel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,27 +45,36 @@ import org.slf4j.LoggerFactory;
  * Serves the namenode opcodes: decodes each request (a malformed body raises a
  * {@link io.creel.common.protocol.ProtocolException}, which closes the connection), runs it against
  * the namespace or registry, and replies when its outcome is known. Leases belong to the connection
- * a request came on and end when it closes.
+ * a request came on and end when it closes. An operation that needs a block while this namenode
+ * holds no free one asks the storage servers for a region and runs again.
  */
 public final class NamenodeService implements RequestHandler {
     private static final Logger LOG = LoggerFactory.getLogger(NamenodeService.class);
+    /** A class order of a few classes needs at most one region request per class, plus one. */
+    private static final int REGION_ATTEMPTS = 6;
 
     private final Namespace namespace;
     private final ServerRegistry registry;
     private final BlockAllocator allocator;
+    private final RegionBroker regions;
 
-    /** A service over one namenode's namespace, storage-server registry and allocator. */
-    public NamenodeService(Namespace namespace, ServerRegistry registry, BlockAllocator allocator) {
+    /** A service over one namenode's namespace, storage-server registry, allocator and region broker. */
+    public NamenodeService(Namespace namespace, ServerRegistry registry, BlockAllocator allocator,
+                           RegionBroker regions) {
         this.namespace = namespace;
         this.registry = registry;
         this.allocator = allocator;
+        this.regions = regions;
     }
 
     @Override
     public void handle(RpcCall call) {
         Channel connection = call.channel();
         switch (call.opcode()) {
-            case CREATE -> replyWhenDone(call, namespace.create(CreateRequest.decode(call.body()), connection));
+            case CREATE -> {
+                CreateRequest r = CreateRequest.decode(call.body());
+                replyWhenDone(call, withRegions(() -> namespace.create(r, connection)));
+            }
             case LOOKUP -> {
                 LookupRequest r = LookupRequest.decode(call.body());
                 call.reply(namespace.lookup(r.path(), r.forAppend(), connection));
@@ -65,35 +85,89 @@ public final class NamenodeService implements RequestHandler {
             }
             case MOVE -> {
                 MoveRequest r = MoveRequest.decode(call.body());
-                replyWhenDone(call, namespace.move(r.source(), r.target()).thenApply(NodeReply::new));
+                replyWhenDone(call, withRegions(() -> namespace.move(r.source(), r.target())).thenApply(NodeReply::new));
             }
             case MAP -> {
                 MapRequest r = MapRequest.decode(call.body());
-                call.reply(new MapReply(namespace.map(r.nodeId(), r.blockIndex(), r.lease())));
+                replyWhenDone(call, withRegions(() -> map(r)));
             }
             case COMMIT -> {
                 CommitRequest r = CommitRequest.decode(call.body());
-                replyWhenDone(call, namespace.commit(r.nodeId(), r.lease(), r.length(), r.close())
+                replyWhenDone(call, withRegions(() -> namespace.commit(r.nodeId(), r.lease(), r.length(), r.close()))
                         .thenApply(NodeReply::new));
             }
             case REGISTER -> {
                 RegisterRequest r = RegisterRequest.decode(call.body());
-                int id = registry.register(r.server()).serverId();
+                StorageServerInfo server = registry.register(r.server());
                 LOG.info("storage server {} ({} tier, class {}, {} blocks) registered as {}", r.server().address(),
-                        r.server().tier(), r.server().storageClass(), r.server().blockCount(), id);
-                call.reply(new RegisterReply(id));
+                        r.server().tier(), r.server().storageClass(), r.server().blockCount(), server.serverId());
+                call.reply(new RegisterReply(server.serverId(), regions.instance()));
+                regions.serverRegistered(server);
             }
             case HEARTBEAT -> {
                 HeartbeatRequest r = HeartbeatRequest.decode(call.body());
-                call.reply(new HeartbeatReply(registry.heartbeat(r.serverId(), r.localToken())));
+                ServerRegistry.Beat beat = registry.heartbeat(r.serverId(), r.localToken());
+                call.reply(new HeartbeatReply(beat == ServerRegistry.Beat.KNOWN,
+                        beat == ServerRegistry.Beat.DECOMMISSIONED));
             }
             case STATUS -> {
                 Empty.decode(call.body());
                 call.reply(status());
             }
+            case DECOMMISSION -> {
+                AddressRequest r = AddressRequest.decode(call.body());
+                StorageServerInfo s = registry.decommission(r.address());
+                LOG.info("storage server {} is draining: no new blocks go there", s.address());
+                checkDrained();
+                call.reply(statusOf(s));
+            }
+            case FSCK -> call.reply(fsck(FsckRequest.decode(call.body()).path()));
             default -> throw new CreelException(ErrorCode.INVALID_ARGUMENT, "a namenode does not serve "
                     + call.opcode() + "; data-plane requests go to a storage server");
         }
+    }
+
+    private CompletableFuture<MapReply> map(MapRequest r) {
+        try {
+            BlockLocation b = namespace.map(r.nodeId(), r.blockIndex(), r.lease());
+            if (r.lease() == 0 && !registry.isLive(b.server().serverId())) {
+                ServerRegistry.ServerView v = registry.view(b.server().serverId());
+                String path = namespace.pathOf(r.nodeId());
+                throw new CreelException(ErrorCode.SERVER_UNKNOWN, (path == null ? "node " + r.nodeId() : path)
+                        + ": block " + r.blockIndex() + " is on storage server " + b.server().address() + ", which is "
+                        + (v == null ? "unknown" : v.state() + " (no heartbeat for " + v.heartbeatAgeMillis() + " ms)"));
+            }
+            return CompletableFuture.completedFuture(new MapReply(b));
+        } catch (CreelException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
+     * Runs {@code op}; when it fails for want of a granted block, asks the storage servers of that
+     * class for a region and runs it again (the operations change nothing when they fail that way).
+     */
+    private <T> CompletableFuture<T> withRegions(Supplier<CompletableFuture<T>> op) {
+        return attempt(op, REGION_ATTEMPTS);
+    }
+
+    private <T> CompletableFuture<T> attempt(Supplier<CompletableFuture<T>> op, int attemptsLeft) {
+        CompletableFuture<T> first;
+        try {
+            first = op.get();
+        } catch (CreelException e) {
+            first = CompletableFuture.failedFuture(e);
+        }
+        return first.handle((v, err) -> {
+            if (err == null) {
+                return CompletableFuture.completedFuture(v);
+            }
+            CreelException e = CreelException.unwrap(err);
+            if (!(e instanceof RegionShortage shortage) || attemptsLeft <= 1) {
+                return CompletableFuture.<T>failedFuture(e);
+            }
+            return regions.acquire(shortage.storageClass()).thenCompose(granted -> attempt(op, attemptsLeft - 1));
+        }).thenCompose(f -> f);
     }
 
     /** The namenode's view of the cluster, as STATUS replies it. */
@@ -101,10 +175,52 @@ public final class NamenodeService implements RequestHandler {
         namespace.releaseDue();
         List<ServerStatus> servers = new ArrayList<>();
         for (ServerRegistry.ServerView s : registry.servers()) {
-            BlockAllocator.Counts c = allocator.counts(s.info());
-            servers.add(new ServerStatus(s.info(), s.state(), c.used(), c.free(), c.pending(), s.heartbeatAgeMillis()));
+            servers.add(statusOf(s));
         }
         return new StatusReply(namespace.nodeCount(), allocator.classes(), servers);
+    }
+
+    private ServerStatus statusOf(StorageServerInfo s) {
+        return statusOf(registry.view(s.serverId()));
+    }
+
+    private ServerStatus statusOf(ServerRegistry.ServerView s) {
+        BlockAllocator.Counts c = allocator.counts(s.info());
+        return new ServerStatus(s.info(), s.state(), c.used(), c.free(), c.pending(), s.heartbeatAgeMillis());
+    }
+
+    /** Draining servers that hold no block of this namenode any more are decommissioned. */
+    public void checkDrained() {
+        namespace.releaseDue();
+        for (StorageServerInfo s : registry.draining()) {
+            BlockAllocator.Counts c = allocator.counts(s);
+            if (c.used() == 0 && c.pending() == 0) {
+                registry.drained(s.serverId());
+                LOG.info("storage server {} holds no blocks of this namenode any more: decommissioned", s.address());
+            }
+        }
+    }
+
+    /** Every File and KeyValue under {@code path} with blocks on a server that is not live. */
+    private FsckReply fsck(String path) {
+        List<FsckReply.Damaged> damaged = new ArrayList<>();
+        long checked = namespace.forEachDataNode(path, (nodePath, blocks) -> {
+            long lost = 0;
+            Map<String, String> servers = new TreeMap<>();
+            for (AllocatedBlock b : blocks) {
+                int id = b.server().serverId();
+                if (!registry.isLive(id)) {
+                    lost++;
+                    ServerRegistry.ServerView v = registry.view(id);
+                    servers.put(b.server().address(), b.server().address() + " (" + (v == null ? "unknown"
+                            : v.state()) + ")");
+                }
+            }
+            if (lost > 0 && damaged.size() < FsckReply.MAX_ENTRIES) {
+                damaged.add(new FsckReply.Damaged(nodePath, lost, blocks.size(), List.copyOf(servers.values())));
+            }
+        });
+        return new FsckReply(checked, List.copyOf(damaged));
     }
 
     private static void replyWhenDone(RpcCall call, CompletableFuture<? extends Message> outcome) {

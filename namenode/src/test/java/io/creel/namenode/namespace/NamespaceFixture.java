@@ -31,10 +31,12 @@ class NamespaceFixture {
 
     NamespaceFixture(long dramBlocks, long diskBlocks) {
         if (dramBlocks > 0) {
-            registry.register(server("dram", "dram", "h1", 7001, dramBlocks, BLOCK, 1));
+            io.creel.namenode.testing.Servers.grantAll(allocator,
+                    registry.register(server("dram", "dram", "h1", 7001, dramBlocks, BLOCK, 1)));
         }
         if (diskBlocks > 0) {
-            registry.register(server("disk", "disk", "h1", 7002, diskBlocks, BLOCK, 2));
+            io.creel.namenode.testing.Servers.grantAll(allocator,
+                    registry.register(server("disk", "disk", "h1", 7002, diskBlocks, BLOCK, 2)));
         }
     }
 

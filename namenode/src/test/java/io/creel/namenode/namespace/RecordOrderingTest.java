@@ -49,11 +49,12 @@ class RecordOrderingTest {
     private final ManualClock clock = new ManualClock();
     private final ServerRegistry registry = new ServerRegistry(List.of("dram"), 4096, 60_000, clock);
     private final DeferredStore store = new DeferredStore();
-    private final Namespace ns = new Namespace(new BlockAllocator(List.of("dram"), registry, 100, clock), store, 4096,
+    private final BlockAllocator allocator = new BlockAllocator(List.of("dram"), registry, 100, clock);
+    private final Namespace ns = new Namespace(allocator, store, 4096,
             100, clock);
 
     RecordOrderingTest() {
-        registry.register(server("dram", "dram", "h", 1, 100, 4096, 1));
+        io.creel.namenode.testing.Servers.grantAll(allocator, registry.register(server("dram", "dram", "h", 1, 100, 4096, 1)));
     }
 
     @Test

@@ -38,7 +38,7 @@ class ServerRegistryTest {
         int old = registry.register(server("dram", "dram", "h1", 1000, 10, 4096, 7)).serverId();
         int fresh = registry.register(server("dram", "dram", "h1", 1000, 10, 4096, 8)).serverId();
         assertNotEquals(old, fresh);
-        assertFalse(registry.heartbeat(old, 7), "the replaced server must register again");
+        assertEquals(ServerRegistry.Beat.UNKNOWN, registry.heartbeat(old, 7), "the replaced server must register again");
         assertEquals(List.of(fresh), registry.liveServers("dram").stream().map(StorageServerInfo::serverId).toList());
         assertEquals("dead", registry.servers().get(0).state());
     }
@@ -46,9 +46,9 @@ class ServerRegistryTest {
     @Test
     void heartbeatWithUnknownIdOrWrongTokenIsNotKnown() {
         int id = registry.register(server("dram", "dram", "h1", 1000, 10, 4096, 7)).serverId();
-        assertTrue(registry.heartbeat(id, 7));
-        assertFalse(registry.heartbeat(id, 8));
-        assertFalse(registry.heartbeat(id + 100, 7));
+        assertEquals(ServerRegistry.Beat.KNOWN, registry.heartbeat(id, 7));
+        assertEquals(ServerRegistry.Beat.UNKNOWN, registry.heartbeat(id, 8));
+        assertEquals(ServerRegistry.Beat.UNKNOWN, registry.heartbeat(id + 100, 7));
     }
 
     @Test
@@ -59,7 +59,7 @@ class ServerRegistryTest {
         ServerRegistry.ServerView v = registry.servers().get(0);
         assertEquals("dead", v.state());
         assertEquals(10_001, v.heartbeatAgeMillis());
-        assertTrue(registry.heartbeat(id, 7));
+        assertEquals(ServerRegistry.Beat.KNOWN, registry.heartbeat(id, 7));
         assertEquals(1, registry.liveServers("dram").size());
     }
 

@@ -50,14 +50,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
+import io.creel.common.rpc.RpcServer;
+import io.creel.common.storage.BlockTags;
+import io.creel.common.storage.runtime.RegionArbiter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The namenode over real loopback TCP; directory records go to the "memory" test transport. */
 class NamenodeServerTest {
-    private static final AtomicInteger FAKE_PORTS = new AtomicInteger(20_000);
 
     private final CreelConf conf = CreelConf.of(Map.of("creel.block.size", "4k", "creel.namenode.reuse.delay", "200ms",
             "creel.net.event.loops", "2"));
@@ -65,19 +66,31 @@ class NamenodeServerTest {
     private NamenodeServer server;
     private final List<RpcClient> clients = new ArrayList<>();
     private StorageServerInfo storage;
+    private final List<RpcServer> fakeServers = new ArrayList<>();
 
     @BeforeEach
     void start() {
         loops = EventLoops.create(conf, "test-namenode");
         server = NamenodeServer.start(conf, "127.0.0.1", 0, loops);
-        // A fresh fake address per test: tags in the shared memory store never clash across namenodes.
-        storage = new StorageServerInfo(0, "memory", "dram", "127.0.0.1", FAKE_PORTS.incrementAndGet(), "m1", 1000,
-                4096, "", 0, "", 0, 42);
+        storage = fakeStorage("memory", 1000, 42);
+    }
+
+    /**
+     * A storage server's control plane (region grants) on a fresh port; its blocks live in the
+     * "memory" test transport, keyed by that port, so tags never clash across tests.
+     */
+    private StorageServerInfo fakeStorage(String tier, long blocks, long token) {
+        BlockTags tags = new BlockTags(ByteBuffer.allocateDirect((int) blocks * 8), blocks);
+        RegionArbiter arbiter = new RegionArbiter("fake " + tier, blocks, 64, tags);
+        RpcServer rpc = RpcServer.start("fake " + tier, "127.0.0.1", 0, loops, conf.maxFrameSize(), arbiter);
+        fakeServers.add(rpc);
+        return new StorageServerInfo(0, tier, "dram", "127.0.0.1", rpc.port(), "m1", blocks, 4096, "", 0, "", 0, token);
     }
 
     @AfterEach
     void stop() {
         clients.forEach(RpcClient::close);
+        fakeServers.forEach(RpcServer::close);
         server.close();
         loops.close();
     }
@@ -270,12 +283,13 @@ class NamenodeServerTest {
     }
 
     @Test
-    void unreachableStorageFailsARecordWriteCleanly() {
+    void aStorageServerRefusingTheRecordWriteFailsTheCreateCleanly() {
         RpcClient c = connect();
-        StorageServerInfo nowhere = new StorageServerInfo(0, "no-such-tier-transport", "dram", "127.0.0.1",
-                FAKE_PORTS.incrementAndGet(), "m1", 10, 4096, "", 0, "", 0, 1);
+        StorageServerInfo nowhere = fakeStorage("no-such-tier-transport", 10, 1);
         Expect.done(c.call(Opcode.REGISTER, new RegisterRequest(nowhere), RegisterReply::decode));
-        CreelException e = Expect.error(ErrorCode.UNAVAILABLE, () -> create(c, "/d", NodeType.DIRECTORY), "/d", "record");
+        // The server grants regions but serves no block writes: the record write is refused.
+        CreelException e = Expect.error(ErrorCode.INVALID_ARGUMENT, () -> create(c, "/d", NodeType.DIRECTORY), "/d",
+                "record");
         assertNotNull(e.getMessage());
         Expect.error(ErrorCode.NOT_FOUND, () -> c.call(Opcode.LOOKUP, new LookupRequest("/d", false), OpenReply::decode));
         assertEquals(1, server.nodeCount());

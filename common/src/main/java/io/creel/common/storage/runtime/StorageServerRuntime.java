@@ -35,15 +35,18 @@ public final class StorageServerRuntime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StorageServerRuntime.class);
 
     private final StorageService service;
+    private final RegionArbiter regions;
     private final EventLoops loops;
     private final boolean ownLoops;
     private final RpcConnections connections;
     private final List<Registration> registrations = new ArrayList<>();
     private final ScheduledExecutorService timer;
+    private volatile Runnable decommissionAction;
 
-    private StorageServerRuntime(StorageService service, EventLoops loops, boolean ownLoops,
+    private StorageServerRuntime(StorageService service, RegionArbiter regions, EventLoops loops, boolean ownLoops,
                                  RpcConnections connections, ScheduledExecutorService timer) {
         this.service = service;
+        this.regions = regions;
         this.loops = loops;
         this.ownLoops = ownLoops;
         this.connections = connections;
@@ -98,17 +101,25 @@ public final class StorageServerRuntime implements AutoCloseable {
         }
         String host = conf.get(ConfKeys.STORAGE_ADVERTISE_HOST).isEmpty() ? HostIdentity.hostName()
                 : conf.get(ConfKeys.STORAGE_ADVERTISE_HOST);
+        ControlPlane control = new ControlPlane(tierName);
         StorageService service = tier.start(new StorageTierContext(conf, loops, storageClass, host,
-                HostIdentity.machineId()));
-        LOG.info("{} storage server at {}: {}", tierName, service.describe().address(), service.summary());
+                HostIdentity.machineId(), control));
+        StorageServerInfo info = service.describe();
+        int regionBlocks = (int) Math.max(1, Math.min(Integer.MAX_VALUE,
+                conf.get(ConfKeys.STORAGE_REGION_SIZE) / info.blockSize()));
+        RegionArbiter regions = new RegionArbiter(tierName + " storage " + info.address(), info.blockCount(),
+                regionBlocks, service.tags());
+        control.arbiter = regions;
+        LOG.info("{} storage server at {}: {}; {} regions of {} blocks", tierName, info.address(), service.summary(),
+                regions.regionCount(), regionBlocks);
         ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "creel-heartbeat-" + tierName);
             t.setDaemon(true);
             return t;
         });
         timer.setRemoveOnCancelPolicy(true);
-        StorageServerRuntime rt = new StorageServerRuntime(service, loops, ownLoops, new RpcConnections(loops, conf),
-                timer);
+        StorageServerRuntime rt = new StorageServerRuntime(service, regions, loops, ownLoops,
+                new RpcConnections(loops, conf), timer);
         long interval = Math.max(10, conf.get(ConfKeys.STORAGE_HEARTBEAT_INTERVAL).toMillis());
         for (HostPort nn : conf.get(ConfKeys.NAMENODE_ADDRESS)) {
             Registration r = new Registration(rt, nn);
@@ -145,6 +156,31 @@ public final class StorageServerRuntime implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs {@code action} once every namenode has decommissioned this server (the daemon uses it to
+     * exit). Runs on the heartbeat thread.
+     */
+    public void onDecommissioned(Runnable action) {
+        this.decommissionAction = action;
+    }
+
+    /** Whether every namenode has drained and decommissioned this server. */
+    public boolean isDecommissioned() {
+        return registrations.stream().allMatch(r -> r.decommissioned);
+    }
+
+    private void checkDecommissioned() {
+        Runnable a = decommissionAction;
+        if (a != null && isDecommissioned()) {
+            a.run();
+        }
+    }
+
+    /** Who holds this server's regions. */
+    public RegionArbiter regions() {
+        return regions;
+    }
+
     /** The id a namenode gave this server (0 while unregistered). */
     public int serverId(int namenodeIndex) {
         return registrations.get(namenodeIndex).serverId;
@@ -160,11 +196,32 @@ public final class StorageServerRuntime implements AutoCloseable {
         }
     }
 
+    /** Serves control requests once the region arbiter exists (the tier's port opens before that). */
+    private static final class ControlPlane implements io.creel.common.rpc.RequestHandler {
+        private final String tier;
+        private volatile RegionArbiter arbiter;
+
+        ControlPlane(String tier) {
+            this.tier = tier;
+        }
+
+        @Override
+        public void handle(io.creel.common.rpc.RpcCall call) {
+            RegionArbiter a = arbiter;
+            if (a == null) {
+                throw new CreelException(ErrorCode.UNAVAILABLE, tier + " storage server is still starting");
+            }
+            a.handle(call);
+        }
+    }
+
     /** Keeps this server registered with one namenode. */
     private static final class Registration {
         private final StorageServerRuntime rt;
         private final HostPort namenode;
         private volatile int serverId;
+        private volatile long instance;
+        private volatile boolean decommissioned;
         private volatile CompletableFuture<?> inFlight = CompletableFuture.completedFuture(null);
         private volatile boolean warned;
 
@@ -174,7 +231,7 @@ public final class StorageServerRuntime implements AutoCloseable {
         }
 
         void tick() {
-            if (!inFlight.isDone()) {
+            if (decommissioned || !inFlight.isDone()) {
                 return; // the last attempt is still waiting for its timeout
             }
             StorageServerInfo info = rt.service.describe();
@@ -191,6 +248,12 @@ public final class StorageServerRuntime implements AutoCloseable {
                             } else {
                                 serverId = reply.serverId();
                                 warned = false;
+                                if (instance != 0 && instance != reply.namenodeInstance()) {
+                                    // The namenode restarted: what its old instance held is free again,
+                                    // unless the new instance claims it back with a region sync.
+                                    rt.regions.forget(instance);
+                                }
+                                instance = reply.namenodeInstance();
                                 LOG.info("{}: registered with namenode {} as server {}", info.address(), namenode,
                                         serverId);
                             }
@@ -206,6 +269,13 @@ public final class StorageServerRuntime implements AutoCloseable {
                                     LOG.warn("{}: heartbeat to namenode {} failed: {}", info.address(), namenode,
                                             CreelException.unwrap(err).getMessage());
                                     warned = true;
+                                }
+                            } else if (reply.decommissioned()) {
+                                if (!decommissioned) {
+                                    decommissioned = true;
+                                    LOG.info("{}: namenode {} has drained and decommissioned this server", info.address(),
+                                            namenode);
+                                    rt.checkDecommissioned();
                                 }
                             } else if (!reply.known()) {
                                 LOG.info("{}: namenode {} does not know this server any more; registering again",

@@ -30,16 +30,19 @@ public final class BlockRequestHandler implements RequestHandler {
     private final String name;
     private final BlockMedium medium;
     private final BlockTags tags;
+    private final RequestHandler control;
 
     /**
-     * @param name   the server, for error messages
-     * @param medium where the bytes are
-     * @param tags   the server's tag table, one slot per block of {@code medium}
+     * @param name    the server, for error messages
+     * @param medium  where the bytes are
+     * @param tags    the server's tag table, one slot per block of {@code medium}
+     * @param control serves every other request (the runtime's region grants), or {@code null}
      */
-    public BlockRequestHandler(String name, BlockMedium medium, BlockTags tags) {
+    public BlockRequestHandler(String name, BlockMedium medium, BlockTags tags, RequestHandler control) {
         this.name = name;
         this.medium = medium;
         this.tags = tags;
+        this.control = control;
     }
 
     @Override
@@ -47,8 +50,13 @@ public final class BlockRequestHandler implements RequestHandler {
         switch (call.opcode()) {
             case BLOCK_READ -> read(call);
             case BLOCK_WRITE -> write(call);
-            default -> throw new CreelException(ErrorCode.INVALID_ARGUMENT, name + " is a storage server: it serves "
-                    + "BLOCK_READ and BLOCK_WRITE, not " + call.opcode());
+            default -> {
+                if (control == null) {
+                    throw new CreelException(ErrorCode.INVALID_ARGUMENT, name + " is a storage server: it serves "
+                            + "BLOCK_READ and BLOCK_WRITE, not " + call.opcode());
+                }
+                control.handle(call);
+            }
         }
     }
 

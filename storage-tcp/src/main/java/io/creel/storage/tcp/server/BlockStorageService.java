@@ -66,13 +66,18 @@ public final class BlockStorageService implements StorageService {
             throw e;
         }
         starting.target = new BlockRequestHandler(tier + " storage " + medium.info().address(), medium.medium(),
-                medium.tags().tags());
+                medium.tags().tags(), ctx.control());
         return new BlockStorageService(server, medium);
     }
 
     @Override
     public StorageServerInfo describe() {
         return medium.info();
+    }
+
+    @Override
+    public io.creel.common.storage.BlockTags tags() {
+        return medium.tags().tags();
     }
 
     @Override

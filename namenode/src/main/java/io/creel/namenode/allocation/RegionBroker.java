@@ -1,0 +1,127 @@
+package io.creel.namenode.allocation;
+
+import io.creel.common.error.CreelException;
+import io.creel.common.net.HostPort;
+import io.creel.common.protocol.Empty;
+import io.creel.common.protocol.Opcode;
+import io.creel.common.protocol.RegionGrantReply;
+import io.creel.common.protocol.RegionGrantRequest;
+import io.creel.common.protocol.RegionReleaseRequest;
+import io.creel.common.protocol.RegionSyncRequest;
+import io.creel.common.protocol.StorageServerInfo;
+import io.creel.common.rpc.RpcConnections;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This namenode's side of region grants: asks storage servers for regions when the allocator runs
+ * low, confirms the regions it holds data in when a server (re)registers, and gives back regions that
+ * have been empty for a while so other namenodes can use them. All calls are asynchronous.
+ */
+public final class RegionBroker {
+    private static final Logger LOG = LoggerFactory.getLogger(RegionBroker.class);
+
+    private final BlockAllocator allocator;
+    private final RpcConnections connections;
+    private final long instance;
+    /** One acquisition per class at a time; concurrent callers share it. */
+    private final ConcurrentHashMap<String, CompletableFuture<Boolean>> acquiring = new ConcurrentHashMap<>();
+
+    public RegionBroker(BlockAllocator allocator, RpcConnections connections) {
+        this.allocator = allocator;
+        this.connections = connections;
+        long id;
+        do {
+            id = ThreadLocalRandom.current().nextLong();
+        } while (id == 0);
+        this.instance = id;
+        allocator.onLowBlocks(this::prefetch);
+    }
+
+    /** This namenode instance's identity towards storage servers. */
+    public long instance() {
+        return instance;
+    }
+
+    /**
+     * Asks the servers of {@code storageClass} that may still have regions for one more each.
+     * Completes with whether any region was granted; never fails (an unreachable server counts as full
+     * for a moment).
+     */
+    public CompletableFuture<Boolean> acquire(String storageClass) {
+        CompletableFuture<Boolean> mine = new CompletableFuture<>();
+        CompletableFuture<Boolean> running = acquiring.putIfAbsent(storageClass, mine);
+        if (running != null) {
+            return running;
+        }
+        List<StorageServerInfo> candidates = allocator.growCandidates(storageClass);
+        List<CompletableFuture<Boolean>> asks = new ArrayList<>();
+        for (StorageServerInfo s : candidates) {
+            asks.add(ask(s, Opcode.REGION_GRANT, new RegionGrantRequest(instance, 1)));
+        }
+        CompletableFuture.allOf(asks.toArray(CompletableFuture[]::new)).whenComplete((v, e) -> {
+            boolean any = asks.stream().anyMatch(f -> f.getNow(false));
+            acquiring.remove(storageClass, mine);
+            mine.complete(any);
+        });
+        return mine;
+    }
+
+    private void prefetch(String storageClass) {
+        if (!acquiring.containsKey(storageClass)) {
+            // Runs under the allocator's lock: only start the asynchronous request here.
+            CompletableFuture.runAsync(() -> acquire(storageClass));
+        }
+    }
+
+    /**
+     * A server registered: confirm the regions this namenode holds data in there (none for a new
+     * server), then ask for a first region so the first allocation need not wait.
+     */
+    public CompletableFuture<Void> serverRegistered(StorageServerInfo server) {
+        List<Integer> held = allocator.busyRegions(server);
+        return ask(server, Opcode.REGION_SYNC, new RegionSyncRequest(instance, held))
+                .thenCompose(ok -> ask(server, Opcode.REGION_GRANT, new RegionGrantRequest(instance, 1)))
+                .thenApply(ok -> null);
+    }
+
+    /** Gives back every region that has been empty for {@code idleMillis}. */
+    public void releaseIdle(long idleMillis) {
+        for (BlockAllocator.RegionRef r : allocator.takeIdleRegions(idleMillis)) {
+            HostPort at = new HostPort(r.server().host(), r.server().port());
+            connections.get(at)
+                    .thenCompose(c -> c.call(Opcode.REGION_RELEASE, new RegionReleaseRequest(instance, r.region()),
+                            Empty::decode))
+                    .whenComplete((v, e) -> {
+                        if (e != null) {
+                            // The server will take it back when it sees this namenode restart; until then it idles.
+                            LOG.warn("cannot give region {} back to {}: {}", r.region(), r.server().address(),
+                                    CreelException.unwrap(e).getMessage());
+                        } else {
+                            LOG.debug("gave region {} back to {}", r.region(), r.server().address());
+                        }
+                    });
+        }
+    }
+
+    private CompletableFuture<Boolean> ask(StorageServerInfo server, Opcode op, io.creel.common.protocol.Message req) {
+        HostPort at = new HostPort(server.host(), server.port());
+        return connections.get(at)
+                .thenCompose(c -> c.call(op, req, RegionGrantReply::decode))
+                .handle((reply, e) -> {
+                    if (e != null) {
+                        LOG.warn("storage server {} did not answer a {} request: {}", server.address(), op,
+                                CreelException.unwrap(e).getMessage());
+                        allocator.granted(server, 0, List.of(), true);
+                        return false;
+                    }
+                    allocator.granted(server, reply.regionBlocks(), reply.grants(), reply.full());
+                    return !reply.grants().isEmpty();
+                });
+    }
+}
