@@ -19,13 +19,13 @@ import java.util.Map;
 public final class LocalCluster implements AutoCloseable {
     private final CreelConf clientConf;
     private final EventLoops loops;
-    private final NamenodeServer namenode;
+    private final List<NamenodeServer> namenodes;
     private final List<StorageServerRuntime> servers = new ArrayList<>();
 
-    private LocalCluster(CreelConf clientConf, EventLoops loops, NamenodeServer namenode) {
+    private LocalCluster(CreelConf clientConf, EventLoops loops, List<NamenodeServer> namenodes) {
         this.clientConf = clientConf;
         this.loops = loops;
-        this.namenode = namenode;
+        this.namenodes = List.copyOf(namenodes);
     }
 
     /** Starts building a cluster. */
@@ -38,13 +38,19 @@ public final class LocalCluster implements AutoCloseable {
         return clientConf;
     }
 
-    /** The namenode's address, {@code creel://localhost:port}. */
+    /** The (first) namenode's address, {@code creel://127.0.0.1:port}. */
     public HostPort address() {
         return clientConf.get(ConfKeys.NAMENODE_ADDRESS).get(0);
     }
 
+    /** The first namenode. */
     public NamenodeServer namenode() {
-        return namenode;
+        return namenodes.get(0);
+    }
+
+    /** Every namenode, in partition order. */
+    public List<NamenodeServer> namenodes() {
+        return namenodes;
     }
 
     /** The storage servers, in start order. */
@@ -65,7 +71,7 @@ public final class LocalCluster implements AutoCloseable {
                 }
             }
         }
-        namenode.close();
+        namenodes.forEach(NamenodeServer::close);
         loops.close();
         if (first != null) {
             throw first;
@@ -75,6 +81,7 @@ public final class LocalCluster implements AutoCloseable {
     /** Settings of a local cluster. */
     public static final class Builder {
         private int port;
+        private int namenodeCount = 1;
         private long dramSize = 512L << 20;
         private long diskSize = 2L << 30;
         private int dramServers = 1;
@@ -89,6 +96,15 @@ public final class LocalCluster implements AutoCloseable {
         /** Namenode port; 0 (the default) picks a free one. */
         public Builder port(int port) {
             this.port = port;
+            return this;
+        }
+
+        /** Number of namenodes (hash partitions); the first listens on {@link #port}, the others on free ports. */
+        public Builder namenodes(int count) {
+            if (count < 1) {
+                throw new IllegalArgumentException("a cluster needs at least one namenode");
+            }
+            this.namenodeCount = count;
             return this;
         }
 
@@ -137,14 +153,19 @@ public final class LocalCluster implements AutoCloseable {
         public LocalCluster start() {
             CreelConf base = CreelConf.of(settings);
             EventLoops loops = EventLoops.create(base, "creel-local");
-            NamenodeServer nn = null;
+            List<NamenodeServer> nns = new ArrayList<>();
             LocalCluster cluster = null;
             try {
-                nn = NamenodeServer.start(base, "127.0.0.1", port, loops);
+                List<String> addresses = new ArrayList<>();
+                for (int i = 0; i < namenodeCount; i++) {
+                    NamenodeServer nn = NamenodeServer.start(base, "127.0.0.1", i == 0 ? port : 0, loops);
+                    nns.add(nn);
+                    addresses.add(new HostPort("127.0.0.1", nn.port()).toUri());
+                }
                 Map<String, String> withAddress = new LinkedHashMap<>(settings);
-                withAddress.put(ConfKeys.NAMENODE_ADDRESS.name(), new HostPort("127.0.0.1", nn.port()).toUri());
+                withAddress.put(ConfKeys.NAMENODE_ADDRESS.name(), String.join(",", addresses));
                 CreelConf clusterConf = CreelConf.of(withAddress);
-                cluster = new LocalCluster(clusterConf, loops, nn);
+                cluster = new LocalCluster(clusterConf, loops, nns);
                 for (int i = 0; i < dramServers; i++) {
                     cluster.servers.add(startServer(clusterConf, "dram", loops));
                 }
@@ -159,9 +180,7 @@ public final class LocalCluster implements AutoCloseable {
                 if (cluster != null) {
                     cluster.close();
                 } else {
-                    if (nn != null) {
-                        nn.close();
-                    }
+                    nns.forEach(NamenodeServer::close);
                     loops.close();
                 }
                 throw e;

@@ -81,13 +81,11 @@ public final class RegionBroker {
 
     /**
      * A server registered: confirm the regions this namenode holds data in there (none for a new
-     * server), then ask for a first region so the first allocation need not wait.
+     * server). New regions are asked for only when needed, so an idle namenode holds nothing.
      */
     public CompletableFuture<Void> serverRegistered(StorageServerInfo server) {
         List<Integer> held = allocator.busyRegions(server);
-        return ask(server, Opcode.REGION_SYNC, new RegionSyncRequest(instance, held))
-                .thenCompose(ok -> ask(server, Opcode.REGION_GRANT, new RegionGrantRequest(instance, 1)))
-                .thenApply(ok -> null);
+        return ask(server, Opcode.REGION_SYNC, new RegionSyncRequest(instance, held)).thenApply(ok -> null);
     }
 
     /** Gives back every region that has been empty for {@code idleMillis}. */
