@@ -259,6 +259,46 @@ public final class CreelClient implements AutoCloseable {
                 .thenApply(v -> all.stream().map(CompletableFuture::join).toList()));
     }
 
+    /**
+     * Starts draining the storage server at {@code address} (host:port) on every namenode: no new
+     * blocks go there, and it leaves the cluster once none of its blocks is in use. Completes with
+     * each namenode's view of the server.
+     */
+    public CompletableFuture<List<io.creel.common.protocol.ServerStatus>> decommission(String address) {
+        List<CompletableFuture<io.creel.common.protocol.ServerStatus>> all = new ArrayList<>();
+        for (int i = 0; i < router.partitions(); i++) {
+            all.add(router.decommission(i, address));
+        }
+        return Futures.clean(CompletableFuture.allOf(all.toArray(CompletableFuture[]::new))
+                .thenApply(v -> all.stream().map(CompletableFuture::join).toList()));
+    }
+
+    /**
+     * Files and KeyValues at or below {@code path} that have blocks on storage servers that are dead
+     * or gone; for "/" every partition is checked.
+     */
+    public CompletableFuture<io.creel.common.protocol.FsckReply> fsck(String path) {
+        return Futures.guard(() -> {
+            PathName p = PathName.parse(path);
+            if (!p.isRoot()) {
+                return router.fsck(router.partitionOf(p), p.toString());
+            }
+            List<CompletableFuture<io.creel.common.protocol.FsckReply>> all = new ArrayList<>();
+            for (int i = 0; i < router.partitions(); i++) {
+                all.add(router.fsck(i, "/"));
+            }
+            return Futures.clean(CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).thenApply(v -> {
+                long checked = 0;
+                List<io.creel.common.protocol.FsckReply.Damaged> damaged = new ArrayList<>();
+                for (var f : all) {
+                    checked += f.join().checked();
+                    damaged.addAll(f.join().damaged());
+                }
+                return new io.creel.common.protocol.FsckReply(checked, List.copyOf(damaged));
+            }));
+        });
+    }
+
     /** Sets {@code key} of the Table to {@code value}'s remaining bytes, visible atomically when this completes. */
     public CompletableFuture<Void> putValue(String tablePath, String key, ByteBuffer value) {
         return Futures.guard(() -> {

@@ -61,6 +61,13 @@ public final class DatanodeCommand implements Callable<Integer> {
                 + conf.explicitSettings().getOrDefault(ConfKeys.NAMENODE_ADDRESS.name(),
                         ConfKeys.NAMENODE_ADDRESS.defaultText()));
         System.out.flush();
+        // A decommissioned server has nothing left to serve: the daemon exits on its own.
+        rt.onDecommissioned(() -> {
+            System.out.println("Creel " + tier + " storage server at " + rt.info().address()
+                    + " was decommissioned; exiting");
+            System.out.flush();
+            System.exit(0);
+        });
         return Daemons.runUntilInterrupted(tier + " storage server", rt);
     }
 }

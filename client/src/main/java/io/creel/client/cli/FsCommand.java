@@ -354,6 +354,11 @@ public final class FsCommand implements Runnable {
                 }
                 o.println("modified:   " + Instant.ofEpochMilli(i.modifiedMillis()));
                 o.println("writing:    " + i.writing());
+                if (i.type() == NodeType.FILE || i.type() == NodeType.KEYVALUE) {
+                    var damage = await(c, c.fsck(p.path()), "fsck " + p.path()).damaged();
+                    o.println("lost:       " + (damage.isEmpty() ? "none" : damage.get(0).lostBlocks() + " of "
+                            + damage.get(0).totalBlocks() + " blocks, on " + String.join(", ", damage.get(0).servers())));
+                }
                 o.flush();
             }
             return 0;

@@ -34,42 +34,83 @@ public final class ReportCommand implements Callable<Integer> {
             List<StatusReply> replies = Futures.await(c.status(), c.requestTimeout(), "status");
             PrintWriter out = spec.commandLine().getOut();
             List<?> addresses = c.conf().get(io.creel.common.conf.ConfKeys.NAMENODE_ADDRESS);
-            for (int i = 0; i < replies.size(); i++) {
-                print(out, addresses.get(i).toString(), replies.get(i));
-            }
+            print(out, addresses, replies);
             out.flush();
         }
         return 0;
     }
 
-    private static void print(PrintWriter out, String address, StatusReply r) {
-        out.println("namenode " + address + ": " + r.nodeCount() + " nodes, storage classes "
-                + String.join(", ", r.storageClasses()));
-        TextTable servers = new TextTable(new boolean[] {false, false, false, false, true, true, true, true},
-                "SERVER", "TIER", "CLASS", "STATE", "CAPACITY", "USED", "FREE", "PENDING");
-        Map<String, long[]> totals = new LinkedHashMap<>();
-        r.storageClasses().forEach(cl -> totals.put(cl, new long[4]));
-        for (ServerStatus s : r.servers()) {
-            StorageServerInfo i = s.server();
-            long bs = i.blockSize();
-            long[] v = {i.blockCount() * bs, s.usedBlocks() * bs, s.freeBlocks() * bs, s.pendingBlocks() * bs};
-            servers.add(i.address(), i.tier(), i.storageClass(), s.state(), size(v[0]), size(v[1]), size(v[2]),
-                    size(v[3]));
-            long[] t = totals.computeIfAbsent(i.storageClass(), k -> new long[4]);
-            for (int k = 0; k < 4; k++) {
-                t[k] += v[k];
+    /** One server as the namenodes together see it. */
+    private static final class Server {
+        final StorageServerInfo info;
+        final java.util.Set<String> states = new java.util.TreeSet<>();
+        long used;
+        long pending;
+
+        Server(StorageServerInfo info) {
+            this.info = info;
+        }
+
+        /** The state that matters most: lost beats leaving beats fine. */
+        String state() {
+            for (String s : List.of("dead", "decommissioned", "draining")) {
+                if (states.contains(s)) {
+                    return s;
+                }
+            }
+            return states.isEmpty() ? "unknown" : states.iterator().next();
+        }
+    }
+
+    /**
+     * Every server once, with the blocks all namenodes hold there: each namenode knows only its own
+     * use, so free space is capacity minus everyone's used and retiring blocks.
+     */
+    private static void print(PrintWriter out, List<?> addresses, List<StatusReply> replies) {
+        Map<String, Server> servers = new LinkedHashMap<>();
+        List<String> classes = new java.util.ArrayList<>();
+        for (int i = 0; i < replies.size(); i++) {
+            StatusReply r = replies.get(i);
+            out.println("namenode " + addresses.get(i) + ": " + r.nodeCount() + " nodes, storage classes "
+                    + String.join(", ", r.storageClasses()));
+            r.storageClasses().stream().filter(cl -> !classes.contains(cl)).forEach(classes::add);
+            for (ServerStatus s : r.servers()) {
+                Server m = servers.computeIfAbsent(s.server().address() + "#" + s.server().localToken(),
+                        k -> new Server(s.server()));
+                m.states.add(s.state());
+                m.used += s.usedBlocks();
+                m.pending += s.pendingBlocks();
             }
         }
-        if (r.servers().isEmpty()) {
-            out.println("  no storage servers registered");
-        } else {
-            servers.print(out, "  ");
+        TextTable table = new TextTable(new boolean[] {false, false, false, false, true, true, true, true},
+                "SERVER", "TIER", "CLASS", "STATE", "CAPACITY", "USED", "FREE", "PENDING");
+        Map<String, long[]> totals = new LinkedHashMap<>();
+        classes.forEach(cl -> totals.put(cl, new long[4]));
+        for (Server m : servers.values()) {
+            StorageServerInfo i = m.info;
+            long bs = i.blockSize();
+            long capacity = i.blockCount() * bs;
+            long free = Math.max(0, i.blockCount() - m.used - m.pending) * bs;
+            long[] v = {capacity, m.used * bs, free, m.pending * bs};
+            table.add(i.address(), i.tier(), i.storageClass(), m.state(), size(v[0]), size(v[1]), size(v[2]),
+                    size(v[3]));
+            boolean counts = !m.state().equals("dead") && !m.state().equals("decommissioned");
+            long[] t = totals.computeIfAbsent(i.storageClass(), k -> new long[4]);
+            for (int k = 0; k < 4; k++) {
+                t[k] += counts ? v[k] : 0;
+            }
         }
         out.println();
-        TextTable classes = new TextTable(new boolean[] {false, true, true, true, true},
+        if (servers.isEmpty()) {
+            out.println("  no storage servers registered");
+        } else {
+            table.print(out, "  ");
+        }
+        out.println();
+        TextTable byClass = new TextTable(new boolean[] {false, true, true, true, true},
                 "CLASS", "CAPACITY", "USED", "FREE", "PENDING");
-        totals.forEach((cl, t) -> classes.add(cl, size(t[0]), size(t[1]), size(t[2]), size(t[3])));
-        classes.print(out, "  ");
+        totals.forEach((cl, t) -> byClass.add(cl, size(t[0]), size(t[1]), size(t[2]), size(t[3])));
+        byClass.print(out, "  ");
     }
 
     private static String size(long bytes) {

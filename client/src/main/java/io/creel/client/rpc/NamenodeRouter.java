@@ -85,6 +85,16 @@ public final class NamenodeRouter {
         return call(partition, Opcode.STATUS, Empty.INSTANCE, StatusReply::decode);
     }
 
+    public CompletableFuture<io.creel.common.protocol.ServerStatus> decommission(int partition, String address) {
+        return call(partition, Opcode.DECOMMISSION, new io.creel.common.protocol.AddressRequest(address),
+                io.creel.common.protocol.ServerStatus::decode);
+    }
+
+    public CompletableFuture<io.creel.common.protocol.FsckReply> fsck(int partition, String path) {
+        return call(partition, Opcode.FSCK, new io.creel.common.protocol.FsckRequest(path),
+                io.creel.common.protocol.FsckReply::decode);
+    }
+
     private <T> CompletableFuture<T> call(int partition, Opcode op, Message request, ReplyDecoder<T> decoder) {
         return Futures.clean(connections.get(namenodes.get(partition))
                 .thenCompose(c -> c.call(op, request, decoder)));

@@ -1,0 +1,105 @@
+package io.creel.namenode.allocation;
+
+import static io.creel.namenode.testing.Servers.server;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.creel.common.error.ErrorCode;
+import io.creel.common.protocol.RegionGrantReply.Grant;
+import io.creel.common.protocol.StorageServerInfo;
+import io.creel.namenode.registry.ServerRegistry;
+import io.creel.namenode.testing.Expect;
+import io.creel.namenode.testing.ManualClock;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The allocator hands out only blocks of regions granted to it, asks for more, and gives idle ones back. */
+class RegionAllocationTest {
+    private final ManualClock clock = new ManualClock();
+    private final ServerRegistry registry = new ServerRegistry(List.of("dram", "disk"), 4096, 60_000, clock);
+    private final BlockAllocator allocator = new BlockAllocator(List.of("dram", "disk"), registry, 100, clock);
+    private final List<String> lowSignals = new ArrayList<>();
+
+    {
+        allocator.onLowBlocks(lowSignals::add);
+    }
+
+    private StorageServerInfo add(String cls, int port, long blocks) {
+        return registry.register(server(cls, cls, "h", port, blocks, 4096, port));
+    }
+
+    @Test
+    void withoutARegionTheAllocatorAsksForOneInsteadOfFailing() {
+        StorageServerInfo s = add("dram", 1, 8);
+        RegionShortage shortage = assertThrows(RegionShortage.class, () -> allocator.allocate("dram", ""));
+        assertEquals("dram", shortage.storageClass());
+        assertEquals(List.of(s), allocator.growCandidates("dram"));
+        allocator.granted(s, 4, List.of(new Grant(1, 0)), false);
+        AllocatedBlock b = allocator.allocate("dram", "");
+        assertEquals(4, b.blockNumber(), "blocks come from the granted region only (blocks 4..7)");
+    }
+
+    @Test
+    void aClassSpillsOnlyWhenItsServersHaveNoRegionLeft() {
+        StorageServerInfo dram = add("dram", 1, 4);
+        StorageServerInfo disk = add("disk", 2, 4);
+        allocator.granted(dram, 4, List.of(new Grant(0, 0)), true);
+        allocator.granted(disk, 4, List.of(new Grant(0, 0)), false);
+        for (int i = 0; i < 4; i++) {
+            assertEquals("dram", allocator.allocate("dram", "").server().storageClass());
+        }
+        assertEquals("disk", allocator.allocate("dram", "").server().storageClass(), "dram is full cluster-wide");
+    }
+
+    @Test
+    void aFullServerIsAskedAgainOnlyAfterAPause() {
+        StorageServerInfo s = add("dram", 1, 8);
+        allocator.granted(s, 4, List.of(), true);
+        assertTrue(allocator.growCandidates("dram").isEmpty());
+        Expect.error(ErrorCode.OUT_OF_SPACE, () -> allocator.allocate("disk", ""));
+        clock.advance(BlockAllocator.FULL_RETRY_MILLIS);
+        assertEquals(List.of(s), allocator.growCandidates("dram"));
+    }
+
+    @Test
+    void runningLowSignalsAheadOfTheShortage() {
+        StorageServerInfo s = add("dram", 1, 16);
+        allocator.granted(s, 4, List.of(new Grant(0, 0)), false);
+        allocator.allocate("dram", "");
+        assertTrue(lowSignals.isEmpty());
+        allocator.allocate("dram", "");
+        allocator.allocate("dram", "");
+        assertEquals(List.of("dram"), lowSignals.subList(0, 1), "fewer than half a region left");
+    }
+
+    @Test
+    void grantedRegionsRaiseTheTagFloor() {
+        StorageServerInfo s = add("dram", 1, 8);
+        long far = Long.MAX_VALUE / 2;
+        allocator.granted(s, 4, List.of(new Grant(0, far)), false);
+        assertTrue(allocator.allocate("dram", "").tag() > far);
+    }
+
+    @Test
+    void anEmptyRegionIsGivenBackAfterTheIdleTimeAndABusyOneNever() {
+        StorageServerInfo s = add("dram", 1, 8);
+        allocator.granted(s, 4, List.of(new Grant(0, 0), new Grant(1, 0)), false);
+        AllocatedBlock kept = allocator.allocate("dram", "");
+        AllocatedBlock freed = allocator.allocate("dram", "");
+        allocator.retire(List.of(freed));
+        clock.advance(99);
+        assertTrue(allocator.takeIdleRegions(200).isEmpty(), "not idle long enough yet");
+        clock.advance(200);
+        List<BlockAllocator.RegionRef> idle = allocator.takeIdleRegions(200);
+        assertEquals(List.of(1), idle.stream().map(BlockAllocator.RegionRef::region).toList());
+        assertEquals(List.of(0), allocator.busyRegions(s));
+        assertEquals(1, allocator.counts(s).regions());
+        for (int i = 0; i < 3; i++) {
+            allocator.allocate("dram", ""); // the rest of region 0, the retired block included (its delay is over)
+        }
+        assertThrows(RegionShortage.class, () -> allocator.allocate("dram", ""), "region 1 was given back");
+        assertTrue(kept.blockNumber() < 4);
+    }
+}
