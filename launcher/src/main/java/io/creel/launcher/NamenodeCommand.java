@@ -3,11 +3,20 @@ package io.creel.launcher;
 import io.creel.client.cli.CommonOptions;
 import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.CreelConf;
+import io.creel.common.net.HostPort;
 import io.creel.namenode.NamenodeServer;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code creel namenode}: the metadata server daemon. */
 @Command(name = "namenode", mixinStandardHelpOptions = true, description = "Run a namenode until interrupted.")
@@ -15,16 +24,52 @@ public final class NamenodeCommand implements Callable<Integer> {
     @Mixin
     CommonOptions common;
 
-    @Option(names = "--port", paramLabel = "N", description = "Port (default: the port of the first creel.namenode.address).")
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--port", paramLabel = "N", description = "Port (default: the port of this namenode's entry in "
+            + "creel.namenode.address).")
     Integer port;
+
+    @Option(names = "--index", paramLabel = "I", description = "Which entry of creel.namenode.address this namenode is "
+            + "(default: the entry naming this machine, else the first).")
+    Integer index;
 
     @Override
     public Integer call() {
         CreelConf conf = common.loadConf();
-        int p = port != null ? port : conf.get(ConfKeys.NAMENODE_ADDRESS).get(0).port();
+        List<HostPort> all = conf.get(ConfKeys.NAMENODE_ADDRESS);
+        int p;
+        if (port != null) {
+            p = port;
+        } else if (index != null) {
+            if (index < 0 || index >= all.size()) {
+                throw new ParameterException(spec.commandLine(), "--index " + index + ": creel.namenode.address has "
+                        + all.size() + " entries (0.." + (all.size() - 1) + ")");
+            }
+            p = all.get(index).port();
+        } else {
+            p = all.get(localEntry(all)).port();
+        }
         NamenodeServer nn = NamenodeServer.start(conf, conf.get(ConfKeys.NAMENODE_BIND_HOST), p);
         System.out.println("Creel namenode listening on " + conf.get(ConfKeys.NAMENODE_BIND_HOST) + ":" + nn.port());
         System.out.flush();
         return Daemons.runUntilInterrupted("namenode", nn);
+    }
+
+    /** The first entry whose host is an address of this machine; 0 if none is. */
+    static int localEntry(List<HostPort> entries) {
+        for (int i = 0; i < entries.size(); i++) {
+            try {
+                for (InetAddress a : InetAddress.getAllByName(entries.get(i).host())) {
+                    if (!a.isLoopbackAddress() && NetworkInterface.getByInetAddress(a) != null) {
+                        return i;
+                    }
+                }
+            } catch (UnknownHostException | SocketException e) {
+                // not resolvable here: not this machine
+            }
+        }
+        return 0;
     }
 }

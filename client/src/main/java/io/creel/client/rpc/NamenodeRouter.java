@@ -1,6 +1,8 @@
 package io.creel.client.rpc;
 
 import io.creel.client.Futures;
+import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.PathName;
 import io.creel.common.namespace.StableHash;
 import io.creel.common.net.HostPort;
@@ -59,7 +61,9 @@ public final class NamenodeRouter {
     }
 
     public CompletableFuture<OpenReply> lookup(int partition, String path, boolean forAppend) {
-        return call(partition, Opcode.LOOKUP, new LookupRequest(path, forAppend), OpenReply::decode);
+        LookupRequest r = new LookupRequest(path, forAppend);
+        return forAppend ? call(partition, Opcode.LOOKUP, r, OpenReply::decode)
+                : callSafeToRepeat(partition, Opcode.LOOKUP, r, OpenReply::decode);
     }
 
     public CompletableFuture<NodeInfo> remove(int partition, String path, boolean recursive) {
@@ -73,8 +77,10 @@ public final class NamenodeRouter {
     }
 
     public CompletableFuture<BlockLocation> map(int partition, long nodeId, long blockIndex, long lease) {
-        return call(partition, Opcode.MAP, new MapRequest(nodeId, blockIndex, lease), MapReply::decode)
-                .thenApply(MapReply::block);
+        MapRequest r = new MapRequest(nodeId, blockIndex, lease);
+        // A lease belongs to its connection: once that is lost, so is the lease, and a retry cannot help.
+        return (lease == 0 ? callSafeToRepeat(partition, Opcode.MAP, r, MapReply::decode)
+                : call(partition, Opcode.MAP, r, MapReply::decode)).thenApply(MapReply::block);
     }
 
     public CompletableFuture<NodeInfo> commit(int partition, CommitRequest request) {
@@ -82,7 +88,7 @@ public final class NamenodeRouter {
     }
 
     public CompletableFuture<StatusReply> status(int partition) {
-        return call(partition, Opcode.STATUS, Empty.INSTANCE, StatusReply::decode);
+        return callSafeToRepeat(partition, Opcode.STATUS, Empty.INSTANCE, StatusReply::decode);
     }
 
     public CompletableFuture<io.creel.common.protocol.ServerStatus> decommission(int partition, String address) {
@@ -91,8 +97,27 @@ public final class NamenodeRouter {
     }
 
     public CompletableFuture<io.creel.common.protocol.FsckReply> fsck(int partition, String path) {
-        return call(partition, Opcode.FSCK, new io.creel.common.protocol.FsckRequest(path),
+        return callSafeToRepeat(partition, Opcode.FSCK, new io.creel.common.protocol.FsckRequest(path),
                 io.creel.common.protocol.FsckReply::decode);
+    }
+
+    /**
+     * For requests that change nothing (lookup, read-only map, status, fsck): a connection that broke
+     * (UNAVAILABLE) is reopened and the request sent once more. A TIMEOUT is not retried — the caller
+     * was promised an answer within the timeout — and requests that change the namespace (create,
+     * remove, move, commit, allocating map) are never repeated, since the first may have taken effect.
+     */
+    private <T> CompletableFuture<T> callSafeToRepeat(int partition, Opcode op, Message request,
+                                                      ReplyDecoder<T> decoder) {
+        return call(partition, op, request, decoder).handle((v, e) -> {
+            if (e == null) {
+                return CompletableFuture.completedFuture(v);
+            }
+            if (CreelException.unwrap(e).code() == ErrorCode.UNAVAILABLE) {
+                return call(partition, op, request, decoder);
+            }
+            return CompletableFuture.<T>failedFuture(CreelException.unwrap(e));
+        }).thenCompose(f -> f);
     }
 
     private <T> CompletableFuture<T> call(int partition, Opcode op, Message request, ReplyDecoder<T> decoder) {
