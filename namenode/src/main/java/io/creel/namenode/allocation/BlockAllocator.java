@@ -173,6 +173,9 @@ public final class BlockAllocator {
                                      List<io.creel.common.protocol.RegionGrantReply.Grant> grants, boolean full) {
         ServerBlocks b = blocksOf(server);
         long now = clock.getAsLong();
+        if (regionBlocks > 0) {
+            b.learnRegionSize(regionBlocks);
+        }
         for (var g : grants) {
             b.grant(g.region(), regionBlocks, now);
             if (Long.compareUnsigned(g.minTag(), lastTag) > 0) {
@@ -180,6 +183,20 @@ public final class BlockAllocator {
             }
         }
         b.markFull(now, full && grants.isEmpty());
+    }
+
+    /**
+     * Records that {@code blockNumber} of {@code server} holds data this namenode knows of (after a
+     * restart, from its log). The block counts as used; its region is claimed from the server with a
+     * sync when the server registers.
+     */
+    public synchronized void restoreUsed(StorageServerInfo server, long blockNumber) {
+        blocksOf(server).restore(blockNumber);
+    }
+
+    /** Regions of {@code server} holding restored blocks whose regions the server has not confirmed yet. */
+    public synchronized List<Integer> restoredRegions(StorageServerInfo server) {
+        return blocksOf(server).restoredRegions();
     }
 
     /** Regions of {@code server} that hold blocks in use or retiring here (claimed again after a restart). */

@@ -85,7 +85,21 @@ public final class RegionBroker {
      */
     public CompletableFuture<Void> serverRegistered(StorageServerInfo server) {
         List<Integer> held = allocator.busyRegions(server);
-        return ask(server, Opcode.REGION_SYNC, new RegionSyncRequest(instance, held)).thenApply(ok -> null);
+        return ask(server, Opcode.REGION_SYNC, new RegionSyncRequest(instance, held)).thenCompose(ok -> {
+            // Blocks restored from the log: the first reply told the region size, now claim their regions.
+            List<Integer> restored = allocator.restoredRegions(server);
+            if (restored.isEmpty()) {
+                return CompletableFuture.completedFuture(null);
+            }
+            return ask(server, Opcode.REGION_SYNC, new RegionSyncRequest(instance, restored)).thenApply(x -> {
+                List<Integer> left = allocator.restoredRegions(server);
+                if (!left.isEmpty()) {
+                    LOG.error("storage server {} refused regions {} that hold this namenode's data: another namenode "
+                            + "holds them", server.address(), left);
+                }
+                return null;
+            });
+        });
     }
 
     /** Gives back every region that has been empty for {@code idleMillis}. */

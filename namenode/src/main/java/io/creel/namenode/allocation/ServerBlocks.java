@@ -20,6 +20,8 @@ final class ServerBlocks {
     /** Never-handed-out ranges [start, end) of granted regions. */
     private final ArrayDeque<long[]> fresh = new ArrayDeque<>();
     private final ArrayDeque<Long> freed = new ArrayDeque<>();
+    /** Blocks known to hold data (restored after a restart) whose regions are not confirmed yet. */
+    private final java.util.TreeSet<Long> restored = new java.util.TreeSet<>();
     /** Per region: blocks used or retiring. */
     private int[] busy = new int[0];
     /** Per region: when it last became empty (or was granted). */
@@ -70,8 +72,8 @@ final class ServerBlocks {
         fullAt = full ? Math.max(1, now) : 0;
     }
 
-    /** Adds a region the server granted; granting one already held changes nothing. */
-    void grant(int region, int blocksPerRegion, long now) {
+    /** Learns the server's region size (from any grant or sync reply). */
+    void learnRegionSize(int blocksPerRegion) {
         if (regionBlocks == 0) {
             regionBlocks = blocksPerRegion;
             int regions = (int) ((blockCount + regionBlocks - 1) / regionBlocks);
@@ -80,6 +82,31 @@ final class ServerBlocks {
         } else if (regionBlocks != blocksPerRegion) {
             throw new IllegalStateException("region size changed from " + regionBlocks + " to " + blocksPerRegion);
         }
+    }
+
+    /**
+     * Records a block that holds data this namenode knows of (restored from its log) before the
+     * server has confirmed the region: it counts as used, and is taken out of the free list when its
+     * region is granted again.
+     */
+    void restore(long block) {
+        if (restored.add(block)) {
+            used++;
+        }
+    }
+
+    /** Regions holding restored blocks not yet confirmed (needs the region size). */
+    List<Integer> restoredRegions() {
+        java.util.TreeSet<Integer> out = new java.util.TreeSet<>();
+        if (regionBlocks > 0) {
+            restored.forEach(b -> out.add((int) (b / regionBlocks)));
+        }
+        return new ArrayList<>(out);
+    }
+
+    /** Adds a region the server granted; granting one already held changes nothing. */
+    void grant(int region, int blocksPerRegion, long now) {
+        learnRegionSize(blocksPerRegion);
         if (region < 0 || region >= busy.length || granted.get(region)) {
             return;
         }
@@ -89,6 +116,13 @@ final class ServerBlocks {
         fresh.addLast(new long[] {start, end});
         free += end - start;
         emptySince[region] = now;
+        // Restored blocks of this region already hold data: they leave the free list, still counted as used.
+        for (Long b : new ArrayList<>(restored.subSet(start, end))) {
+            removeFresh(b);
+            free--;
+            busy[region]++;
+            restored.remove(b);
+        }
     }
 
     /** Takes the head of the free list; the caller checked {@link #hasFree}. */

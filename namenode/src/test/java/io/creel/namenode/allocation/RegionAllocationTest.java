@@ -102,4 +102,21 @@ class RegionAllocationTest {
         assertThrows(RegionShortage.class, () -> allocator.allocate("dram", ""), "region 1 was given back");
         assertTrue(kept.blockNumber() < 4);
     }
+
+    @Test
+    void blocksRestoredAfterARestartStayUsedWhenTheirRegionIsGrantedAgain() {
+        StorageServerInfo s = add("dram", 1, 8);
+        allocator.restoreUsed(s, 5);
+        allocator.restoreUsed(s, 6);
+        assertTrue(allocator.restoredRegions(s).isEmpty(), "the region size is not known yet");
+        allocator.granted(s, 4, List.of(), false); // a sync reply with nothing confirmed tells the size
+        assertEquals(List.of(1), allocator.restoredRegions(s));
+        allocator.granted(s, 4, List.of(new Grant(1, 0)), false);
+        assertEquals(2, allocator.counts(s).used());
+        List<Long> handedOut = new ArrayList<>();
+        handedOut.add(allocator.allocate("dram", "").blockNumber());
+        handedOut.add(allocator.allocate("dram", "").blockNumber());
+        assertEquals(List.of(4L, 7L), handedOut, "blocks 5 and 6 hold data and are never handed out");
+        assertThrows(RegionShortage.class, () -> allocator.allocate("dram", ""));
+    }
 }
