@@ -249,6 +249,40 @@ public final class CreelClient implements AutoCloseable {
         });
     }
 
+    /**
+     * Where the blocks holding bytes {@code [start, start + len)} of a File or KeyValue live, clipped
+     * to the node's readable length (so nothing is allocated): one location per block, in order.
+     * Hadoop's {@code getFileBlockLocations} and schedulers placing work near data use it.
+     */
+    public CompletableFuture<List<io.creel.common.protocol.BlockLocation>> blockLocations(CreelNode node, long start,
+                                                                                       long len) {
+        return Futures.guard(() -> {
+            if (node.type() != NodeType.FILE && node.type() != NodeType.KEYVALUE) {
+                throw new CreelException(ErrorCode.INVALID_ARGUMENT, node.path() + " is a "
+                        + node.type().displayName() + "; only Files and KeyValues have blocks of data");
+            }
+            if (start < 0 || len < 0) {
+                throw new CreelException(ErrorCode.INVALID_ARGUMENT, node.path() + ": negative range start "
+                        + start + " length " + len);
+            }
+            long end = Math.min(node.length(), start + len);
+            List<CompletableFuture<io.creel.common.protocol.BlockLocation>> all = new ArrayList<>();
+            if (start < end) {
+                long bs = blockIo.blockSize();
+                for (long i = start / bs; i <= (end - 1) / bs; i++) {
+                    all.add(blockIo.locate(node.ref(), i));
+                }
+            }
+            return Futures.clean(CompletableFuture.allOf(all.toArray(CompletableFuture[]::new))
+                    .thenApply(v -> all.stream().map(CompletableFuture::join).toList()));
+        });
+    }
+
+    /** Bytes per block of this client's cluster ({@code creel.block.size}). */
+    public long blockSize() {
+        return blockIo.blockSize();
+    }
+
     /** Each namenode's view of the cluster, in partition order. */
     public CompletableFuture<List<StatusReply>> status() {
         List<CompletableFuture<StatusReply>> all = new ArrayList<>();

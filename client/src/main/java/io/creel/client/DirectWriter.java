@@ -141,9 +141,25 @@ public final class DirectWriter {
                         synchronized (this) {
                             committed = Math.max(committed, length);
                         }
+                        if (close) {
+                            forgetTrimmedBlocks(length);
+                        }
                         return info;
                     });
         }).exceptionallyCompose(t -> Futures.failed(withPath(t)));
+    }
+
+    /**
+     * A close frees the blocks beyond the committed length (the eager first block of an empty File,
+     * a block allocated ahead); their cached locations must go too, or a later append through this
+     * client would write into a freed block instead of asking the namenode for a new one.
+     */
+    private void forgetTrimmedBlocks(long length) {
+        long bs = io.blockSize();
+        long keep = (length + bs - 1) / bs;
+        for (long i = keep; i < allocated + 1; i++) {
+            io.cache().forget(node.block(i));
+        }
     }
 
     private CompletableFuture<BlockLocation> allocate(long index) {

@@ -120,6 +120,26 @@ class BlockIoTest {
     }
 
     @Test
+    void blockLocationsNameOneLocationPerBlockOfTheRangeClippedToTheLength() throws Exception {
+        try (FakeCluster cluster = new FakeCluster(1)) {
+            CreelClient c = cluster.client();
+            writeFile(c, "/blocks", bytes(3 * B + 5, 9));
+            CreelNode node = get(c.lookup("/blocks"));
+            List<io.creel.common.protocol.BlockLocation> all = get(c.blockLocations(node, 0, Long.MAX_VALUE / 2));
+            assertEquals(4, all.size());
+            for (int i = 0; i < all.size(); i++) {
+                assertEquals(i, all.get(i).blockIndex());
+                assertEquals(node.info().id(), all.get(i).nodeId());
+            }
+            List<io.creel.common.protocol.BlockLocation> middle = get(c.blockLocations(node, B - 1, 2));
+            assertEquals(List.of(0L, 1L), middle.stream().map(io.creel.common.protocol.BlockLocation::blockIndex)
+                    .toList(), "a range straddling a boundary touches both blocks");
+            assertTrue(get(c.blockLocations(node, 4L * B, 10)).isEmpty(), "nothing beyond the length");
+            assertEquals(ErrorCode.INVALID_ARGUMENT, failure(c.blockLocations(node, -1, 10)).code());
+        }
+    }
+
+    @Test
     void syncPublishesWhatWasWrittenAndAppendContinuesTheFile() throws Exception {
         try (FakeCluster cluster = new FakeCluster(1)) {
             CreelClient c = cluster.client();

@@ -77,6 +77,11 @@ public final class BlockLocationCache {
         }
     }
 
+    /** Forgets {@code key}'s location whatever it is (the block was given back by its node). */
+    public synchronized void forget(BlockKey key) {
+        entries.remove(key);
+    }
+
     public synchronized int size() {
         return entries.size();
     }

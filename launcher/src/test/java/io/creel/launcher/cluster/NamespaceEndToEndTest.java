@@ -54,6 +54,39 @@ class NamespaceEndToEndTest {
     }
 
     @Test
+    void theSameClientAppendsToAFileClosedEmptyOrEndingBeforeABlockItHadAllocatedAhead() throws Exception {
+        client.create("/trimmed", NodeType.DIRECTORY).join();
+        // Closed empty: the eager first block is freed; an append must get a new one from the namenode.
+        client.create("/trimmed/empty", NodeType.FILE).join().writer().close().join();
+        byte[] a = new byte[300];
+        java.util.Arrays.fill(a, (byte) 7);
+        try (java.io.OutputStream out = client.openForAppend("/trimmed/empty").join().outputStream()) {
+            out.write(a);
+        }
+        try (java.io.InputStream in = client.lookup("/trimmed/empty").join().inputStream()) {
+            org.junit.jupiter.api.Assertions.assertArrayEquals(a, in.readAllBytes());
+        }
+        // Ends just past half a block: the next block was allocated ahead, then freed by close.
+        byte[] b = new byte[(64 << 10) - 100];
+        java.util.Arrays.fill(b, (byte) 3);
+        var f = client.create("/trimmed/ahead", NodeType.FILE).join();
+        f.writer().write(ByteBuffer.wrap(b)).join();
+        f.writer().close().join();
+        byte[] c = new byte[1000];
+        java.util.Arrays.fill(c, (byte) 5);
+        try (java.io.OutputStream out = client.openForAppend("/trimmed/ahead").join().outputStream()) {
+            out.write(c);
+        }
+        try (java.io.InputStream in = client.lookup("/trimmed/ahead").join().inputStream()) {
+            byte[] all = in.readAllBytes();
+            assertEquals(b.length + c.length, all.length);
+            assertEquals(3, all[b.length - 1]);
+            assertEquals(5, all[b.length]);
+            assertEquals(5, all[all.length - 1]);
+        }
+    }
+
+    @Test
     void everyReturnedCreateAndDeleteIsVisibleInTheNextListing() {
         client.create("/listing", NodeType.DIRECTORY).join();
         List<CompletableFuture<?>> creates = new ArrayList<>();
