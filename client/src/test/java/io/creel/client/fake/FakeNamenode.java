@@ -110,6 +110,10 @@ public final class FakeNamenode implements AutoCloseable {
                     storage.info(), "live", storage.usedBlocks(), storage.info().blockCount() - storage.usedBlocks(),
                     0, 5))));
             case MAP -> map(call, MapRequest.decode(call.body()));
+            case FSCK -> { // the fake's storage never dies: nothing is lost
+                io.creel.common.protocol.FsckRequest.decode(call.body());
+                call.reply(new io.creel.common.protocol.FsckReply(0, List.of()));
+            }
             default -> throw new CreelException(ErrorCode.UNSUPPORTED, "fake namenode: " + call.opcode());
         }
     }
