@@ -163,6 +163,19 @@ public final class BlockAllocator {
         }
     }
 
+    /**
+     * Restart from a namenode log: marks a block of {@code server} as in use (it belongs to a node).
+     * Blocks are best given in ascending order per server.
+     */
+    public synchronized void restoreUsed(StorageServerInfo server, long blockNumber) {
+        blocksOf(server).markUsed(blockNumber);
+    }
+
+    /** Restart from a namenode log: every later tag is larger than {@code tag}. */
+    public synchronized void advanceTagPast(long tag) {
+        lastTag = Math.max(lastTag, tag);
+    }
+
     /** Block counts of a server (all free for one never allocated from). */
     public synchronized Counts counts(StorageServerInfo server) {
         releaseDue();

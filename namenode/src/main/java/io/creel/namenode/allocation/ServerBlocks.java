@@ -45,6 +45,19 @@ final class ServerBlocks {
         return freed.removeFirst();
     }
 
+    /** Marks a block in use that was never {@link #take taken} here (a restart restoring its nodes). */
+    void markUsed(long block) {
+        if (block >= nextFresh) {
+            for (long b = nextFresh; b < block; b++) {
+                freed.addLast(b);
+            }
+            nextFresh = block + 1;
+        } else if (!freed.remove(block)) {
+            return; // already in use
+        }
+        used++;
+    }
+
     /** A used block starts waiting out the reuse delay. */
     void retire() {
         used--;
