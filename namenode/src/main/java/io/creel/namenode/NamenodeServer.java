@@ -6,6 +6,7 @@ import io.creel.common.rpc.EventLoops;
 import io.creel.common.rpc.RpcServer;
 import io.creel.namenode.allocation.BlockAllocator;
 import io.creel.namenode.namespace.Namespace;
+import io.creel.namenode.persistence.NamenodePersistence;
 import io.creel.namenode.records.DataPlaneRecordStore;
 import io.creel.namenode.records.RecordStore;
 import io.creel.namenode.registry.ServerRegistry;
@@ -29,9 +30,11 @@ public final class NamenodeServer implements AutoCloseable {
     private final NamenodeService service;
     private final ScheduledFuture<?> releaser;
     private final EventLoops ownLoops;
+    private final NamenodePersistence persistence;
 
     private NamenodeServer(RpcServer rpc, RecordStore records, Namespace namespace, NamenodeService service,
-                           ScheduledFuture<?> releaser, EventLoops ownLoops) {
+                           ScheduledFuture<?> releaser, EventLoops ownLoops, NamenodePersistence persistence) {
+        this.persistence = persistence;
         this.rpc = rpc;
         this.records = records;
         this.namespace = namespace;
@@ -74,11 +77,19 @@ public final class NamenodeServer implements AutoCloseable {
         RecordStore records = new DataPlaneRecordStore(conf, loops);
         Namespace namespace = new Namespace(allocator, records, blockSize, reuseDelay, System::currentTimeMillis);
         NamenodeService service = new NamenodeService(namespace, registry, allocator);
+        NamenodePersistence persistence = null;
         RpcServer rpc;
         try {
+            if (!conf.get(ConfKeys.NAMENODE_LOG_DIR).isEmpty()) {
+                // Restored before serving: no call sees a namespace that is still being rebuilt.
+                persistence = NamenodePersistence.open(conf, namespace, registry, allocator);
+            }
             rpc = RpcServer.start("namenode", bindHost, port, loops, conf.maxFrameSize(),
                     conf.get(ConfKeys.NET_FRAME_TIMEOUT), service);
         } catch (RuntimeException e) {
+            if (persistence != null) {
+                persistence.close();
+            }
             records.close();
             throw e;
         }
@@ -88,7 +99,7 @@ public final class NamenodeServer implements AutoCloseable {
                 TimeUnit.MILLISECONDS);
         LOG.info("namenode serving on {}:{} (block size {}, storage classes {})", bindHost, rpc.port(), blockSize,
                 String.join(",", allocator.classes()));
-        return new NamenodeServer(rpc, records, namespace, service, releaser, ownLoops);
+        return new NamenodeServer(rpc, records, namespace, service, releaser, ownLoops, persistence);
     }
 
     /** The port the namenode listens on. */
@@ -106,11 +117,19 @@ public final class NamenodeServer implements AutoCloseable {
         return service.status();
     }
 
+    /** The namespace's persistence, if {@code creel.namenode.log.dir} is set. */
+    public java.util.Optional<NamenodePersistence> persistence() {
+        return java.util.Optional.ofNullable(persistence);
+    }
+
     /** Stops serving; closes the event loops only if this server created them. */
     @Override
     public void close() {
         releaser.cancel(false);
         rpc.close();
+        if (persistence != null) {
+            persistence.close();
+        }
         records.close();
         if (ownLoops != null) {
             ownLoops.close();
