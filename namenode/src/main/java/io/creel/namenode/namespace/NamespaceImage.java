@@ -216,10 +216,10 @@ public final class NamespaceImage {
                 while (!todo.isEmpty()) {
                     Node n = todo.pop();
                     live++;
-                    for (Node v : n.pendingVersions) {
-                        forget(v);
+                    if (!n.pendingVersions.isEmpty()) {
+                        n.pendingVersions.forEach(this::forget);
+                        n.pendingVersions.clear();
                     }
-                    n.pendingVersions.clear();
                     for (Node c : n.children.values()) {
                         if (n.slots != null && c.slot >= 0) {
                             n.slots.restoreUsed(c.slot);
