@@ -19,7 +19,7 @@ import java.util.Map;
 public final class LocalCluster implements AutoCloseable {
     private final CreelConf clientConf;
     private final EventLoops loops;
-    private final NamenodeServer namenode;
+    private volatile NamenodeServer namenode;
     private final List<StorageServerRuntime> servers = new ArrayList<>();
 
     private LocalCluster(CreelConf clientConf, EventLoops loops, NamenodeServer namenode) {
@@ -44,6 +44,18 @@ public final class LocalCluster implements AutoCloseable {
     }
 
     public NamenodeServer namenode() {
+        return namenode;
+    }
+
+    /**
+     * Stops the namenode and starts a new one on the same port and configuration, as after a
+     * namenode crash; the storage servers keep running and register again when their heartbeat is
+     * not recognised. With {@code creel.namenode.log.dir} the new namenode restores the namespace.
+     */
+    public NamenodeServer restartNamenode() {
+        int port = namenode.port();
+        namenode.close();
+        namenode = NamenodeServer.start(clientConf, "127.0.0.1", port, loops);
         return namenode;
     }
 
@@ -146,10 +158,10 @@ public final class LocalCluster implements AutoCloseable {
                 CreelConf clusterConf = CreelConf.of(withAddress);
                 cluster = new LocalCluster(clusterConf, loops, nn);
                 for (int i = 0; i < dramServers; i++) {
-                    cluster.servers.add(startServer(clusterConf, "dram", loops));
+                    cluster.servers.add(startServer(clusterConf, "dram", i, loops));
                 }
                 for (int i = 0; i < diskServers; i++) {
-                    cluster.servers.add(startServer(clusterConf, "disk", loops));
+                    cluster.servers.add(startServer(clusterConf, "disk", i, loops));
                 }
                 for (StorageServerRuntime s : cluster.servers) {
                     s.awaitRegistered(clusterConf.get(ConfKeys.CLIENT_REQUEST_TIMEOUT).toMillis());
@@ -168,21 +180,25 @@ public final class LocalCluster implements AutoCloseable {
             }
         }
 
-        private StorageServerRuntime startServer(CreelConf conf, String tier, EventLoops loops) {
+        /**
+         * Starts one storage server. Persistent servers ({@code creel.storage.persistent}) need a
+         * directory each, so server {@code i} of a tier uses {@code <tier dir>/<tier>-<i>}: the
+         * same directory, hence the same files, token and port, each time the cluster starts.
+         */
+        private StorageServerRuntime startServer(CreelConf conf, String tier, int i, EventLoops loops) {
+            boolean persistent = conf.get(ConfKeys.STORAGE_PERSISTENT);
             Map<String, String> s = new LinkedHashMap<>(conf.explicitSettings());
             s.put(ConfKeys.STORAGE_BIND_HOST.name(), "127.0.0.1");
             s.put(ConfKeys.STORAGE_ADVERTISE_HOST.name(), "127.0.0.1");
             s.put(ConfKeys.STORAGE_PORT.name(), "0");
             if (tier.equals("dram")) {
                 s.put(ConfKeys.STORAGE_DRAM_SIZE.name(), Long.toString(dramSize));
-                if (dramDir != null) {
-                    s.put(ConfKeys.STORAGE_DRAM_PATH.name(), dramDir.toString());
-                }
+                Path dir = dramDir != null ? dramDir : Path.of(conf.get(ConfKeys.STORAGE_DRAM_PATH));
+                s.put(ConfKeys.STORAGE_DRAM_PATH.name(), (persistent ? dir.resolve("dram-" + i) : dir).toString());
             } else {
                 s.put(ConfKeys.STORAGE_DISK_SIZE.name(), Long.toString(diskSize));
-                if (diskDir != null) {
-                    s.put(ConfKeys.STORAGE_DISK_PATH.name(), diskDir.toString());
-                }
+                Path dir = diskDir != null ? diskDir : Path.of(conf.get(ConfKeys.STORAGE_DISK_PATH));
+                s.put(ConfKeys.STORAGE_DISK_PATH.name(), (persistent ? dir.resolve("disk-" + i) : dir).toString());
             }
             return StorageServerRuntime.start(CreelConf.of(s), tier, loops);
         }
