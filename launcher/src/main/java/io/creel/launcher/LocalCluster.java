@@ -19,13 +19,17 @@ import java.util.Map;
 public final class LocalCluster implements AutoCloseable {
     private final CreelConf clientConf;
     private final EventLoops loops;
+    /** Replaced in place when a namenode restarts. */
     private final List<NamenodeServer> namenodes;
+    private final List<CreelConf> namenodeConfs;
     private final List<StorageServerRuntime> servers = new ArrayList<>();
 
-    private LocalCluster(CreelConf clientConf, EventLoops loops, List<NamenodeServer> namenodes) {
+    private LocalCluster(CreelConf clientConf, EventLoops loops, List<NamenodeServer> namenodes,
+                         List<CreelConf> namenodeConfs) {
         this.clientConf = clientConf;
         this.loops = loops;
-        this.namenodes = List.copyOf(namenodes);
+        this.namenodes = new java.util.concurrent.CopyOnWriteArrayList<>(namenodes);
+        this.namenodeConfs = List.copyOf(namenodeConfs);
     }
 
     /** Starts building a cluster. */
@@ -50,7 +54,26 @@ public final class LocalCluster implements AutoCloseable {
 
     /** Every namenode, in partition order. */
     public List<NamenodeServer> namenodes() {
-        return namenodes;
+        return List.copyOf(namenodes);
+    }
+
+    /**
+     * Stops the namenode and starts a new one on the same port and configuration, as after a
+     * namenode crash; the storage servers keep running and register again when their heartbeat is
+     * not recognised. With {@code creel.namenode.log.dir} the new namenode restores the namespace.
+     */
+    public NamenodeServer restartNamenode() {
+        return restartNamenode(0);
+    }
+
+    /** Restarts namenode {@code index} (see {@link #restartNamenode()}). */
+    public NamenodeServer restartNamenode(int index) {
+        NamenodeServer old = namenodes.get(index);
+        int port = old.port();
+        old.close();
+        NamenodeServer fresh = NamenodeServer.start(namenodeConfs.get(index), "127.0.0.1", port, loops);
+        namenodes.set(index, fresh);
+        return fresh;
     }
 
     /** The storage servers, in start order. */
@@ -157,20 +180,26 @@ public final class LocalCluster implements AutoCloseable {
             LocalCluster cluster = null;
             try {
                 List<String> addresses = new ArrayList<>();
+                List<CreelConf> confs = new ArrayList<>();
+                String logDir = base.get(ConfKeys.NAMENODE_LOG_DIR);
                 for (int i = 0; i < namenodeCount; i++) {
-                    NamenodeServer nn = NamenodeServer.start(base, "127.0.0.1", i == 0 ? port : 0, loops);
+                    // Each namenode keeps its own log.
+                    CreelConf c = logDir.isEmpty() || namenodeCount == 1 ? base
+                            : base.with(ConfKeys.NAMENODE_LOG_DIR, Path.of(logDir, "nn-" + i).toString());
+                    NamenodeServer nn = NamenodeServer.start(c, "127.0.0.1", i == 0 ? port : 0, loops);
                     nns.add(nn);
+                    confs.add(c);
                     addresses.add(new HostPort("127.0.0.1", nn.port()).toUri());
                 }
                 Map<String, String> withAddress = new LinkedHashMap<>(settings);
                 withAddress.put(ConfKeys.NAMENODE_ADDRESS.name(), String.join(",", addresses));
                 CreelConf clusterConf = CreelConf.of(withAddress);
-                cluster = new LocalCluster(clusterConf, loops, nns);
+                cluster = new LocalCluster(clusterConf, loops, nns, confs);
                 for (int i = 0; i < dramServers; i++) {
-                    cluster.servers.add(startServer(clusterConf, "dram", loops));
+                    cluster.servers.add(startServer(clusterConf, "dram", i, loops));
                 }
                 for (int i = 0; i < diskServers; i++) {
-                    cluster.servers.add(startServer(clusterConf, "disk", loops));
+                    cluster.servers.add(startServer(clusterConf, "disk", i, loops));
                 }
                 for (StorageServerRuntime s : cluster.servers) {
                     s.awaitRegistered(clusterConf.get(ConfKeys.CLIENT_REQUEST_TIMEOUT).toMillis());
@@ -187,21 +216,25 @@ public final class LocalCluster implements AutoCloseable {
             }
         }
 
-        private StorageServerRuntime startServer(CreelConf conf, String tier, EventLoops loops) {
+        /**
+         * Starts one storage server. Persistent servers ({@code creel.storage.persistent}) need a
+         * directory each, so server {@code i} of a tier uses {@code <tier dir>/<tier>-<i>}: the
+         * same directory, hence the same files, token and port, each time the cluster starts.
+         */
+        private StorageServerRuntime startServer(CreelConf conf, String tier, int i, EventLoops loops) {
+            boolean persistent = conf.get(ConfKeys.STORAGE_PERSISTENT);
             Map<String, String> s = new LinkedHashMap<>(conf.explicitSettings());
             s.put(ConfKeys.STORAGE_BIND_HOST.name(), "127.0.0.1");
             s.put(ConfKeys.STORAGE_ADVERTISE_HOST.name(), "127.0.0.1");
             s.put(ConfKeys.STORAGE_PORT.name(), "0");
             if (tier.equals("dram")) {
                 s.put(ConfKeys.STORAGE_DRAM_SIZE.name(), Long.toString(dramSize));
-                if (dramDir != null) {
-                    s.put(ConfKeys.STORAGE_DRAM_PATH.name(), dramDir.toString());
-                }
+                Path dir = dramDir != null ? dramDir : Path.of(conf.get(ConfKeys.STORAGE_DRAM_PATH));
+                s.put(ConfKeys.STORAGE_DRAM_PATH.name(), (persistent ? dir.resolve("dram-" + i) : dir).toString());
             } else {
                 s.put(ConfKeys.STORAGE_DISK_SIZE.name(), Long.toString(diskSize));
-                if (diskDir != null) {
-                    s.put(ConfKeys.STORAGE_DISK_PATH.name(), diskDir.toString());
-                }
+                Path dir = diskDir != null ? diskDir : Path.of(conf.get(ConfKeys.STORAGE_DISK_PATH));
+                s.put(ConfKeys.STORAGE_DISK_PATH.name(), (persistent ? dir.resolve("disk-" + i) : dir).toString());
             }
             return StorageServerRuntime.start(CreelConf.of(s), tier, loops);
         }

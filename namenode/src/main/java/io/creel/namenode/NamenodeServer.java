@@ -8,6 +8,7 @@ import io.creel.common.rpc.RpcServer;
 import io.creel.namenode.allocation.RegionBroker;
 import io.creel.namenode.allocation.BlockAllocator;
 import io.creel.namenode.namespace.Namespace;
+import io.creel.namenode.persistence.NamenodePersistence;
 import io.creel.namenode.records.DataPlaneRecordStore;
 import io.creel.namenode.records.RecordStore;
 import io.creel.namenode.registry.ServerRegistry;
@@ -32,9 +33,12 @@ public final class NamenodeServer implements AutoCloseable {
     private final NamenodeService service;
     private final ScheduledFuture<?> releaser;
     private final EventLoops ownLoops;
+    private final NamenodePersistence persistence;
 
     private NamenodeServer(RpcServer rpc, RecordStore records, RpcConnections controlConnections, Namespace namespace,
-                           NamenodeService service, ScheduledFuture<?> releaser, EventLoops ownLoops) {
+                           NamenodeService service, ScheduledFuture<?> releaser, EventLoops ownLoops,
+                           NamenodePersistence persistence) {
+        this.persistence = persistence;
         this.rpc = rpc;
         this.records = records;
         this.controlConnections = controlConnections;
@@ -80,11 +84,19 @@ public final class NamenodeServer implements AutoCloseable {
         RpcConnections controlConnections = new RpcConnections(loops, conf);
         RegionBroker regions = new RegionBroker(allocator, controlConnections);
         NamenodeService service = new NamenodeService(namespace, registry, allocator, regions);
+        NamenodePersistence persistence = null;
         RpcServer rpc;
         try {
+            if (!conf.get(ConfKeys.NAMENODE_LOG_DIR).isEmpty()) {
+                // Restored before serving: no call sees a namespace that is still being rebuilt.
+                persistence = NamenodePersistence.open(conf, namespace, registry, allocator);
+            }
             rpc = RpcServer.start("namenode", bindHost, port, loops, conf.maxFrameSize(),
                     conf.get(ConfKeys.NET_FRAME_TIMEOUT), service);
         } catch (RuntimeException e) {
+            if (persistence != null) {
+                persistence.close();
+            }
             records.close();
             controlConnections.close();
             throw e;
@@ -99,7 +111,8 @@ public final class NamenodeServer implements AutoCloseable {
         }, period, period, TimeUnit.MILLISECONDS);
         LOG.info("namenode serving on {}:{} (block size {}, storage classes {})", bindHost, rpc.port(), blockSize,
                 String.join(",", allocator.classes()));
-        return new NamenodeServer(rpc, records, controlConnections, namespace, service, releaser, ownLoops);
+        return new NamenodeServer(rpc, records, controlConnections, namespace, service, releaser, ownLoops,
+                persistence);
     }
 
     /** The port the namenode listens on. */
@@ -117,11 +130,19 @@ public final class NamenodeServer implements AutoCloseable {
         return service.status();
     }
 
+    /** The namespace's persistence, if {@code creel.namenode.log.dir} is set. */
+    public java.util.Optional<NamenodePersistence> persistence() {
+        return java.util.Optional.ofNullable(persistence);
+    }
+
     /** Stops serving; closes the event loops only if this server created them. */
     @Override
     public void close() {
         releaser.cancel(false);
         rpc.close();
+        if (persistence != null) {
+            persistence.close();
+        }
         records.close();
         controlConnections.close();
         if (ownLoops != null) {

@@ -34,6 +34,16 @@ public final class ConfKeys {
     public static final ConfKey<Duration> NAMENODE_SERVER_TIMEOUT = key("creel.namenode.server.timeout", "10s",
             ConfValues::parseDuration,
             "A storage server that sends no heartbeat for this long is taken out of allocation.");
+    public static final ConfKey<String> NAMENODE_LOG_DIR = key("creel.namenode.log.dir", "", v -> v,
+            "Directory of the namenode's operation log and checkpoints; empty means no persistence (a restart starts empty).");
+    public static final ConfKey<String> NAMENODE_LOG_SYNC = key("creel.namenode.log.sync", "every",
+            v -> oneOf(v, "every", "interval", "none"),
+            "When log records reach the disk: every (fsync before a change is acknowledged), interval, or none (the OS decides).");
+    public static final ConfKey<Duration> NAMENODE_LOG_SYNC_INTERVAL = key("creel.namenode.log.sync.interval", "100ms",
+            ConfValues::parseDuration, "With creel.namenode.log.sync = interval: the longest time between fsyncs of the log.");
+    public static final ConfKey<Duration> NAMENODE_CHECKPOINT_INTERVAL = key("creel.namenode.checkpoint.interval", "60s",
+            ConfValues::parseDuration,
+            "How often the namenode writes a full checkpoint and starts a new log segment; bounds the replay time at start.");
 
     public static final ConfKey<Duration> NAMENODE_REGION_IDLE = key("creel.namenode.region.idle", "30s",
             ConfValues::parseDuration,
@@ -65,6 +75,9 @@ public final class ConfKeys {
     public static final ConfKey<String> STORAGE_DISK_DIRECT = key("creel.storage.disk.direct", "auto",
             v -> oneOf(v, "auto", "true", "false"),
             "O_DIRECT for the disk tier: auto (use it where the filesystem allows), true (required), false.");
+    public static final ConfKey<Boolean> STORAGE_PERSISTENT = key("creel.storage.persistent", "false",
+            ConfValues::parseBoolean,
+            "Keep a storage server's files (data, tags, token, port) when it stops and reuse them at start; one server per directory.");
 
     // ---- client ----
     public static final ConfKey<Duration> CLIENT_CONNECT_TIMEOUT = key("creel.client.connect.timeout", "5s",

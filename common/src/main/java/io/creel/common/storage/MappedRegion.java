@@ -68,6 +68,15 @@ public final class MappedRegion implements AutoCloseable {
         return seg.slice(start, length);
     }
 
+    /** Writes every change to the mapped blocks back to the file (msync), for files that outlive the process. */
+    public void force() {
+        for (MappedByteBuffer seg : segments) {
+            if (seg != null) {
+                seg.force();
+            }
+        }
+    }
+
     /** Unmaps now rather than at garbage collection, so the file's memory is returned promptly. */
     @Override
     public void close() {

@@ -287,6 +287,11 @@ public final class BlockAllocator {
         }
     }
 
+    /** Restart from a namenode log: every later tag is larger than {@code tag}. */
+    public synchronized void advanceTagPast(long tag) {
+        lastTag = Math.max(lastTag, tag);
+    }
+
     /** Block counts of a server (all free for one never allocated from). */
     public synchronized Counts counts(StorageServerInfo server) {
         releaseDue();

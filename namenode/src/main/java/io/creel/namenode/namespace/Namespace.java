@@ -43,18 +43,20 @@ import org.slf4j.LoggerFactory;
 public final class Namespace {
     private static final Logger LOG = LoggerFactory.getLogger(Namespace.class);
 
-    private final BlockAllocator allocator;
+    final BlockAllocator allocator;
     private final RecordStore records;
     private final long blockSize;
     private final long reuseDelayMillis;
     private final LongSupplier clock;
-    private final Node root;
-    private final Map<Long, Node> byId = new HashMap<>();
+    final Node root;
+    final Map<Long, Node> byId = new HashMap<>();
     private final Map<Object, Set<Node>> leasesByOwner = new HashMap<>();
     private final ArrayDeque<Delayed> delayed = new ArrayDeque<>();
     private final ConcurrentHashMap<SlotKey, CompletableFuture<Void>> lastWrite = new ConcurrentHashMap<>();
-    private long lastId;
-    private long liveCount;
+    long lastId;
+    long liveCount;
+    /** Where every change is logged (persistence), or nowhere. */
+    private NamespaceLog log = NamespaceLog.NONE;
 
     private record Delayed(long readyAt, Runnable action) {
     }
@@ -84,6 +86,14 @@ public final class Namespace {
         liveCount = 1;
     }
 
+    /**
+     * Logs every later change to {@code log}; calls complete only once their changes are durable
+     * there. Set before the namespace serves.
+     */
+    public synchronized void setLog(NamespaceLog log) {
+        this.log = log;
+    }
+
     /** Nodes reachable by path, the root included. */
     public synchronized long nodeCount() {
         return liveCount;
@@ -97,9 +107,13 @@ public final class Namespace {
      */
     public CompletableFuture<OpenReply> create(CreateRequest req, Object owner) {
         try {
+            CompletableFuture<OpenReply> outcome;
+            long logged;
             synchronized (this) {
-                return createLocked(req, owner);
+                outcome = createLocked(req, owner);
+                logged = log.position();
             }
+            return log.durable(outcome, logged);
         } catch (CreelException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -123,6 +137,7 @@ public final class Namespace {
             byId.put(v.id, v);
             parent.pendingVersions.add(v);
             grantLease(v, owner);
+            logCreated(v);
             return CompletableFuture.completedFuture(new OpenReply(v.info(), v.lease, firstBlock(v)));
         }
         Node existing = parent.children.get(name);
@@ -150,6 +165,7 @@ public final class Namespace {
             retire(n);
             throw e;
         }
+        logCreated(n);
         OpenReply reply = new OpenReply(n.info(), n.lease, firstBlock(n));
         return written.handle((v, err) -> {
             if (err == null) {
@@ -160,6 +176,7 @@ public final class Namespace {
                     freeSlot(n.parent, n);
                     detach(n);
                     retire(n);
+                    log.removed(n.id);
                 }
             }
             throw recordFailure(path.toString(), err);
@@ -214,14 +231,15 @@ public final class Namespace {
                 CompletableFuture<Void> cleared = freeSlot(parent, n);
                 detach(n);
                 retire(n);
-                return cleared.handle((v, err) -> {
+                log.removed(n.id);
+                return log.durable(cleared.handle((v, err) -> {
                     if (err != null) {
                         // The node is gone either way; a stale record is skipped by listings.
                         LOG.warn("{}: removed, but its directory record could not be cleared: {}", path,
                                 CreelException.unwrap(err).getMessage());
                     }
                     return info;
-                });
+                }), log.position());
             }
         } catch (CreelException e) {
             return CompletableFuture.failedFuture(e);
@@ -233,9 +251,13 @@ public final class Namespace {
     /** Moves (renames) a node atomically; the target must not exist. Replies with the moved node. */
     public CompletableFuture<NodeInfo> move(String sourceText, String targetText) {
         try {
+            CompletableFuture<NodeInfo> outcome;
+            long logged;
             synchronized (this) {
-                return moveLocked(sourceText, targetText);
+                outcome = moveLocked(sourceText, targetText);
+                logged = log.position();
             }
+            return log.durable(outcome, logged);
         } catch (CreelException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -286,6 +308,7 @@ public final class Namespace {
         oldParent.modifiedMillis = now;
         newParent.modifiedMillis = now;
         n.modifiedMillis = now;
+        log.moved(n.id, newParent.id, n.name, n.slot, now);
         // The old record is cleared only once the new one is written, so a failure can move the node back.
         return added.handle((v, err) -> {
             synchronized (this) {
@@ -322,6 +345,7 @@ public final class Namespace {
         n.name = oldName;
         n.slot = oldSlot;
         oldParent.children.put(oldName, n);
+        log.moved(n.id, oldParent.id, oldName, oldSlot, n.modifiedMillis);
     }
 
     // ------------------------------------------------------------------ map
@@ -365,6 +389,8 @@ public final class Namespace {
         }
         AllocatedBlock b = allocator.allocate(storageClassOf(n), locationOf(n));
         n.blocks.add(b);
+        // A MAP need not wait for its record: the COMMIT that publishes data in this block waits for it.
+        log.block(n.id, (int) index, b);
         return b.at(n.id, index);
     }
 
@@ -376,9 +402,13 @@ public final class Namespace {
      */
     public CompletableFuture<NodeInfo> commit(long nodeId, long lease, long length, boolean close) {
         try {
+            CompletableFuture<NodeInfo> outcome;
+            long logged;
             synchronized (this) {
-                return commitLocked(nodeId, lease, length, close);
+                outcome = commitLocked(nodeId, lease, length, close);
+                logged = log.position();
             }
+            return log.durable(outcome, logged);
         } catch (CreelException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -413,6 +443,7 @@ public final class Namespace {
         }
         n.length = length;
         n.modifiedMillis = clock.getAsLong();
+        log.length(n.id, n.length, n.modifiedMillis);
         if (!close) {
             return CompletableFuture.completedFuture(n.info());
         }
@@ -443,6 +474,7 @@ public final class Namespace {
             v.slot = old.slot;
             old.slot = -1;
             retire(old);
+            log.published(v.id, v.slot, v.modifiedMillis);
             return CompletableFuture.completedFuture(info);
         }
         CompletableFuture<Void> written;
@@ -451,8 +483,10 @@ public final class Namespace {
         } catch (CreelException e) {
             detach(v);
             retire(v);
+            log.removed(v.id);
             throw e;
         }
+        log.published(v.id, v.slot, v.modifiedMillis);
         String path = v.path();
         return written.handle((x, err) -> {
             if (err == null) {
@@ -463,6 +497,7 @@ public final class Namespace {
                     freeSlot(table, v);
                     detach(v);
                     retire(v);
+                    log.removed(v.id);
                 }
             }
             throw recordFailure(path, err);
@@ -486,6 +521,7 @@ public final class Namespace {
             if (n.state == Node.State.PENDING) {
                 n.parent.pendingVersions.remove(n);
                 retire(n);
+                log.removed(n.id);
             } else if (n.state == Node.State.LIVE) {
                 trim(n);
             }
@@ -533,7 +569,9 @@ public final class Namespace {
         }
         long blockIndex = (long) container.slots.peek() * DirectoryRecord.SIZE / blockSize;
         while (container.blocks.size() <= blockIndex) {
-            container.blocks.add(allocator.allocate(storageClassOf(container), locationOf(container)));
+            AllocatedBlock b = allocator.allocate(storageClassOf(container), locationOf(container));
+            container.blocks.add(b);
+            log.block(container.id, container.blocks.size() - 1, b);
         }
     }
 
@@ -610,6 +648,15 @@ public final class Namespace {
         return "";
     }
 
+    /** Logs a new node with its first block (if it has one). */
+    private void logCreated(Node n) {
+        log.created(n.id, n.type, n.name, n.parent.id, n.storageClass, n.locationClass, n.enumerable,
+                n.state == Node.State.PENDING, n.slot, n.modifiedMillis);
+        for (int i = 0; i < n.blocks.size(); i++) {
+            log.block(n.id, i, n.blocks.get(i));
+        }
+    }
+
     private static BlockLocation firstBlock(Node n) {
         return n.blocks.isEmpty() ? null : n.blocks.get(0).at(n.id, 0);
     }
@@ -648,6 +695,7 @@ public final class Namespace {
             List<AllocatedBlock> beyond = n.blocks.subList((int) keep, n.blocks.size());
             allocator.freeUnpublished(new ArrayList<>(beyond));
             beyond.clear();
+            log.trimmed(n.id, (int) keep);
         }
     }
 
@@ -695,7 +743,9 @@ public final class Namespace {
         long blockIndex = (long) slot * DirectoryRecord.SIZE / blockSize;
         try {
             while (container.blocks.size() <= blockIndex) {
-                container.blocks.add(allocator.allocate(storageClassOf(container), locationOf(container)));
+                AllocatedBlock b = allocator.allocate(storageClassOf(container), locationOf(container));
+                container.blocks.add(b);
+                log.block(container.id, container.blocks.size() - 1, b);
             }
         } catch (io.creel.namenode.allocation.RegionShortage e) {
             container.slots.untake(slot);

@@ -49,6 +49,16 @@ public final class SlotTable {
         reusable.set(slot);
     }
 
+    /** Restart from a namenode log: {@code slot} is in use; free slots below it are reusable. */
+    public void restoreUsed(int slot) {
+        if (slot >= highWater) {
+            reusable.set(highWater, slot);
+            highWater = slot + 1;
+        }
+        reusable.clear(slot);
+        used.set(slot);
+    }
+
     /** Highest slot in use, or -1. */
     public int highestUsed() {
         return used.length() - 1;

@@ -113,6 +113,26 @@ public final class ServerRegistry {
         return e.info;
     }
 
+    /**
+     * Restart from a namenode log: a server that holds blocks of restored nodes gets an id now, and
+     * is dead until it registers with the same address and token (then it keeps this id).
+     */
+    public synchronized StorageServerInfo restore(StorageServerInfo info) {
+        Entry old = byAddress.get(info.address());
+        if (old != null && old.info.localToken() == info.localToken()) {
+            return old.info;
+        }
+        Entry e = new Entry(info.withServerId(nextId++), clock.getAsLong() - timeoutMillis - 1);
+        if (old != null) {
+            // Two identities at one address in the log: only the newest can come back.
+            e.replaced = true;
+        } else {
+            byAddress.put(info.address(), e);
+        }
+        byId.put(e.info.serverId(), e);
+        return e.info;
+    }
+
     /** What a heartbeat learns. */
     public enum Beat {
         /** Known and alive. */

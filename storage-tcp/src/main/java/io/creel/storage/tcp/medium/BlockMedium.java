@@ -33,6 +33,14 @@ public interface BlockMedium extends AutoCloseable {
     /** One line for logs: the kind of medium and its I/O mode. */
     String describe();
 
+    /**
+     * Makes every write so far durable in the medium's files (msync, fsync), for a server whose files
+     * outlive it.
+     *
+     * @throws java.io.IOException if the medium fails
+     */
+    void force() throws java.io.IOException;
+
     /** Releases the medium (unmaps, closes files); does not delete files. */
     @Override
     void close();

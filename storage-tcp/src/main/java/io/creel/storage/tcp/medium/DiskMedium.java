@@ -246,6 +246,11 @@ public final class DiskMedium implements BlockMedium {
     }
 
     @Override
+    public void force() throws IOException {
+        channel.force(true);
+    }
+
+    @Override
     public void close() {
         try {
             channel.close();

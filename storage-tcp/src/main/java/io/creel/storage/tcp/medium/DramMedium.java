@@ -41,6 +41,11 @@ public final class DramMedium implements BlockMedium {
     }
 
     @Override
+    public void force() {
+        region.force();
+    }
+
+    @Override
     public void close() {
         region.close();
     }

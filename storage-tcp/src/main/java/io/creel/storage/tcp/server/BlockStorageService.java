@@ -20,15 +20,26 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A running storage server of the TCP tiers: an {@link RpcServer} serving a {@link BlockMedium}
- * through a {@link BlockRequestHandler}. Closing stops serving, releases the medium and deletes the
- * server's files (their contents do not outlive the server yet).
+ * through a {@link BlockRequestHandler}. Closing stops serving and releases the medium; a
+ * persistent medium is forced to its files and kept, any other has its files deleted.
  */
 public final class BlockStorageService implements StorageService {
     private static final Logger LOG = LoggerFactory.getLogger(BlockStorageService.class);
 
-    /** What a tier sets up once it knows its port (file names carry it). */
+    /**
+     * What a tier sets up once it knows its port (file names carry it).
+     *
+     * @param files      deleted at close (none for a persistent medium)
+     * @param persistent whether the medium and tags are forced to their files at close
+     * @param release    closed last (a persistent server's directory lock), or null
+     */
     public record Medium(BlockMedium medium, MappedTagTable tags, StorageServerInfo info, String summary,
-                         List<Path> files) {
+                         List<Path> files, boolean persistent, AutoCloseable release) {
+        /** A medium whose files live only as long as the server. */
+        public Medium(BlockMedium medium, MappedTagTable tags, StorageServerInfo info, String summary,
+                      List<Path> files) {
+            this(medium, tags, info, summary, files, false, null);
+        }
     }
 
     /** Creates a tier's medium for the bound port. */
@@ -51,10 +62,14 @@ public final class BlockStorageService implements StorageService {
      * prepare the medium (its file names include the bound port), then serves it.
      */
     public static BlockStorageService start(StorageTierContext ctx, String tier, MediumFactory factory) {
+        return start(ctx, tier, ctx.conf().get(ConfKeys.STORAGE_PORT), factory);
+    }
+
+    /** Like {@link #start(StorageTierContext, String, MediumFactory)} on a given port (0: a free one). */
+    public static BlockStorageService start(StorageTierContext ctx, String tier, int port, MediumFactory factory) {
         Starting starting = new Starting(tier);
         RpcServer server = RpcServer.start(tier + " storage", ctx.conf().get(ConfKeys.STORAGE_BIND_HOST),
-                ctx.conf().get(ConfKeys.STORAGE_PORT), ctx.loops(), ctx.conf().maxFrameSize(),
-                ctx.conf().get(ConfKeys.NET_FRAME_TIMEOUT), starting);
+                port, ctx.loops(), ctx.conf().maxFrameSize(), ctx.conf().get(ConfKeys.NET_FRAME_TIMEOUT), starting);
         Medium medium;
         try {
             medium = factory.create(server.port());
@@ -93,8 +108,24 @@ public final class BlockStorageService implements StorageService {
         closed = true;
         // Stop serving first, so no request touches the medium after it is released.
         server.close();
+        if (medium.persistent()) {
+            // The next start serves these bytes and tags: they must be in the files, not only in memory.
+            try {
+                medium.medium().force();
+                medium.tags().force();
+            } catch (IOException | RuntimeException e) {
+                LOG.error("{}: cannot force the medium to its files: {}", medium.info().address(), e.toString());
+            }
+        }
         medium.medium().close();
         medium.tags().close();
+        if (medium.release() != null) {
+            try {
+                medium.release().close();
+            } catch (Exception e) {
+                LOG.warn("{}: releasing the storage directory failed: {}", medium.info().address(), e.toString());
+            }
+        }
         for (Path f : medium.files()) {
             try {
                 Files.deleteIfExists(f);

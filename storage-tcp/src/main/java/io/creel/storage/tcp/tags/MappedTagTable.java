@@ -48,6 +48,11 @@ public final class MappedTagTable implements AutoCloseable {
         return tags;
     }
 
+    /** Writes the mapped tags back to the file (msync). */
+    public void force() {
+        mapping.force();
+    }
+
     @Override
     public void close() {
         mapping.close();

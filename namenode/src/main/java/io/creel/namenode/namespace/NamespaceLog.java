@@ -1,0 +1,91 @@
+package io.creel.namenode.namespace;
+
+import io.creel.common.namespace.NodeType;
+import io.creel.namenode.allocation.AllocatedBlock;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Where the {@link Namespace} records every change a restarted namenode must know. The change
+ * methods are called under the namespace lock, in the order the changes happen, and must be quick
+ * (append, never wait for the disk); {@link #durable} is how a call waits for its records.
+ *
+ * <p>Not logged: leases, retirement delays, free lists (derived from the nodes at restart).
+ */
+public interface NamespaceLog {
+    /** Logs nothing; every call completes at once. */
+    NamespaceLog NONE = new NamespaceLog() {
+        @Override
+        public void created(long id, NodeType type, String name, long parentId, String storageClass,
+                            String locationClass, boolean enumerable, boolean pending, int slot, long modified) {
+        }
+
+        @Override
+        public void block(long nodeId, int index, AllocatedBlock block) {
+        }
+
+        @Override
+        public void trimmed(long nodeId, int keep) {
+        }
+
+        @Override
+        public void length(long nodeId, long length, long modified) {
+        }
+
+        @Override
+        public void published(long versionId, int slot, long modified) {
+        }
+
+        @Override
+        public void removed(long nodeId) {
+        }
+
+        @Override
+        public void moved(long nodeId, long newParentId, String name, int slot, long modified) {
+        }
+
+        @Override
+        public long position() {
+            return 0;
+        }
+
+        @Override
+        public <T> CompletableFuture<T> durable(CompletableFuture<T> outcome, long position) {
+            return outcome;
+        }
+    };
+
+    /**
+     * A node was created: live in its parent, or (a KeyValue version) pending in its Table, with
+     * record slot {@code slot} (-1: none).
+     */
+    void created(long id, NodeType type, String name, long parentId, String storageClass, String locationClass,
+                 boolean enumerable, boolean pending, int slot, long modified);
+
+    /** Block {@code index} (one past the node's last) was allocated to the node. */
+    void block(long nodeId, int index, AllocatedBlock block);
+
+    /** The node now keeps only its first {@code keep} blocks. */
+    void trimmed(long nodeId, int keep);
+
+    /** A committed length. */
+    void length(long nodeId, long length, long modified);
+
+    /** A pending KeyValue version became its key's value (replacing any earlier one), in slot {@code slot}. */
+    void published(long versionId, int slot, long modified);
+
+    /** The node and everything below it are gone (removed, undone, or a dropped pending version). */
+    void removed(long nodeId);
+
+    /** The node now lives in {@code newParentId} as {@code name}, in record slot {@code slot}. */
+    void moved(long nodeId, long newParentId, String name, int slot, long modified);
+
+    /** The log position after the last record appended. */
+    long position();
+
+    /**
+     * {@code outcome}, completing only once the log is durable up to {@code position} (per the sync
+     * policy); if {@code outcome} fails, once the records appended up to the failure are. A log that
+     * can no longer write fails the call instead.
+     */
+    <T> CompletableFuture<T> durable(CompletableFuture<T> outcome, long position);
+}

@@ -1,0 +1,71 @@
+package io.creel.namenode.persistence;
+
+/**
+ * The namenode's log and checkpoint files. Both are sequences of framed records:
+ *
+ * <pre>
+ *   int32  length of the body (type byte included)
+ *   int32  CRC32C of the body
+ *   u8     record type
+ *   ...    fields (big-endian; strings as u16 length + UTF-8)
+ * </pre>
+ *
+ * <p>{@code checkpoint-N} holds the whole namespace as of the start of log segment {@code log-N}:
+ * a {@link #HEAD}, then the nodes as {@link #CREATED}/{@link #BLOCK}/{@link #LENGTH} records
+ * (parents first), then {@link #IMAGE_END}. {@code log-N} holds the changes after it, in order.
+ * Both start their own numbering of {@link #SERVER} records. N is written as 20 decimal digits.
+ */
+final class LogFormat {
+    /** Bytes before a record's body: length and checksum. */
+    static final int FRAME_HEADER = 8;
+    /** No record is larger; a length beyond it is corruption. */
+    static final int MAX_BODY = 1 << 20;
+
+    /** segment, root id, last node id, largest tag so far. */
+    static final int HEAD = 1;
+    /** records in the image (for a completeness check). */
+    static final int IMAGE_END = 2;
+    /** server number, StorageServerInfo as on the wire (server id 0). */
+    static final int SERVER = 3;
+    /** id, type, name, parent id, storage class, location class, enumerable, pending, slot, modified. */
+    static final int CREATED = 4;
+    /** node id, block index, server number, block number, tag. */
+    static final int BLOCK = 5;
+    /** node id, blocks kept. */
+    static final int TRIMMED = 6;
+    /** node id, length, modified. */
+    static final int LENGTH = 7;
+    /** version id, slot, modified. */
+    static final int PUBLISHED = 8;
+    /** node id. */
+    static final int REMOVED = 9;
+    /** node id, new parent id, name, slot, modified. */
+    static final int MOVED = 10;
+
+    static final String LOG_PREFIX = "log-";
+    static final String CHECKPOINT_PREFIX = "checkpoint-";
+    static final String LOCK_FILE = "namenode.lock";
+
+    private LogFormat() {
+    }
+
+    static String logName(long segment) {
+        return LOG_PREFIX + String.format("%020d", segment);
+    }
+
+    static String checkpointName(long segment) {
+        return CHECKPOINT_PREFIX + String.format("%020d", segment);
+    }
+
+    /** The segment number of a log or checkpoint file name, or -1 for other names. */
+    static long segmentOf(String fileName, String prefix) {
+        if (!fileName.startsWith(prefix) || fileName.length() != prefix.length() + 20) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(fileName.substring(prefix.length()));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+}

@@ -1,0 +1,191 @@
+package io.creel.namenode.persistence;
+
+import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
+import io.creel.common.namespace.NodeType;
+import io.creel.common.protocol.ProtocolException;
+import io.creel.common.protocol.StorageServerInfo;
+import io.creel.common.protocol.Wire;
+import io.creel.namenode.allocation.AllocatedBlock;
+import io.creel.namenode.namespace.NamespaceImage;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.zip.CRC32C;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads one log or checkpoint file and applies its records to a {@link NamespaceImage.Rebuilder}.
+ * A record cut short or garbled at the very end of the last log segment is a torn append (never
+ * acknowledged) and is ignored; anything else that does not read back is an error naming the file
+ * and offset.
+ */
+final class LogReader {
+    private static final Logger LOG = LoggerFactory.getLogger(LogReader.class);
+
+    /** What one file held. */
+    record Result(long records, long validBytes, long tornBytes, long head, boolean complete, long maxTag) {
+    }
+
+    private final Path file;
+    private final NamespaceImage.Rebuilder target;
+    private final Map<Integer, StorageServerInfo> servers = new HashMap<>();
+    private long maxTag;
+    private long head = -1;
+    private boolean complete;
+
+    private LogReader(Path file, NamespaceImage.Rebuilder target) {
+        this.file = file;
+        this.target = target;
+    }
+
+    /**
+     * Applies every record of {@code file}.
+     *
+     * @param tornTailAllowed whether this is the last log segment, whose end may be a torn append
+     */
+    static Result read(Path file, NamespaceImage.Rebuilder target, boolean tornTailAllowed) throws IOException {
+        return new LogReader(file, target).run(Files.readAllBytes(file), tornTailAllowed);
+    }
+
+    private Result run(byte[] bytes, boolean tornTailAllowed) {
+        ByteBuf all = Unpooled.wrappedBuffer(bytes);
+        CRC32C crc = new CRC32C();
+        int pos = 0;
+        long records = 0;
+        while (pos < bytes.length) {
+            String problem = null;
+            int length = 0;
+            if (bytes.length - pos < LogFormat.FRAME_HEADER) {
+                problem = "a record header cut short";
+            } else {
+                length = all.getInt(pos);
+                if (length < 1 || length > LogFormat.MAX_BODY) {
+                    problem = "an impossible record length " + length;
+                } else if ((long) pos + LogFormat.FRAME_HEADER + length > bytes.length) {
+                    problem = "a record cut short";
+                } else {
+                    crc.reset();
+                    crc.update(bytes, pos + LogFormat.FRAME_HEADER, length);
+                    if ((int) crc.getValue() != all.getInt(pos + 4)) {
+                        problem = "a checksum mismatch";
+                    }
+                }
+            }
+            if (problem != null) {
+                if (tornTailAllowed && isTail(bytes, pos, length)) {
+                    LOG.warn("{}: ignoring a torn record at offset {} ({}, {} bytes): it was never acknowledged",
+                            file, pos, problem, bytes.length - pos);
+                    return new Result(records, pos, bytes.length - pos, head, complete, maxTag);
+                }
+                throw corrupt(pos, problem);
+            }
+            ByteBuf body = all.slice(pos + LogFormat.FRAME_HEADER, length);
+            try {
+                apply(body);
+                if (body.isReadable()) {
+                    throw new ProtocolException(body.readableBytes() + " bytes left over");
+                }
+            } catch (IllegalStateException | IllegalArgumentException | CreelException e) {
+                throw corrupt(pos, e.getMessage());
+            }
+            records++;
+            pos += LogFormat.FRAME_HEADER + length;
+        }
+        return new Result(records, pos, 0, head, complete, maxTag);
+    }
+
+    /** A bad record is a torn tail when it reaches the end of the file or only zeros follow it. */
+    private static boolean isTail(byte[] bytes, int pos, int length) {
+        if (bytes.length - pos < LogFormat.FRAME_HEADER
+                || (long) pos + LogFormat.FRAME_HEADER + Math.max(length, 0) >= bytes.length) {
+            return true;
+        }
+        for (int i = pos; i < bytes.length; i++) {
+            if (bytes[i] != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private CreelException corrupt(int pos, String problem) {
+        return new CreelException(ErrorCode.CONFIGURATION, "namenode log " + file + " is corrupt at offset " + pos
+                + ": " + problem + "; the namespace cannot be restored past it (move the log directory away to "
+                + "start empty)");
+    }
+
+    private void apply(ByteBuf in) {
+        int type = Wire.readByte(in, "record type");
+        if (complete) {
+            throw new IllegalStateException("a record after the end of the image");
+        }
+        switch (type) {
+            case LogFormat.HEAD -> {
+                head = Wire.readLong(in, "segment");
+                long rootId = Wire.readLong(in, "root id");
+                long lastId = Wire.readLong(in, "last id");
+                maxTag = Wire.readLong(in, "max tag");
+                target.head(rootId, lastId);
+            }
+            case LogFormat.IMAGE_END -> {
+                Wire.readLong(in, "record count");
+                complete = true;
+            }
+            case LogFormat.SERVER -> {
+                int ref = Wire.readInt(in, "server number");
+                servers.put(ref, StorageServerInfo.decode(in));
+            }
+            case LogFormat.CREATED -> {
+                long id = Wire.readLong(in, "id");
+                NodeType t = NodeType.ofCode(Wire.readByte(in, "node type"));
+                String name = Wire.readString(in, "name");
+                long parent = Wire.readLong(in, "parent id");
+                String sc = Wire.readString(in, "storage class");
+                String lc = Wire.readString(in, "location class");
+                boolean enumerable = Wire.readBoolean(in, "enumerable");
+                boolean pending = Wire.readBoolean(in, "pending");
+                int slot = Wire.readInt(in, "slot");
+                long modified = Wire.readLong(in, "modified");
+                target.created(id, t, name, parent, sc, lc, enumerable, pending, slot, modified);
+            }
+            case LogFormat.BLOCK -> {
+                long node = Wire.readLong(in, "node id");
+                int index = Wire.readInt(in, "block index");
+                int ref = Wire.readInt(in, "server number");
+                long number = Wire.readLong(in, "block number");
+                long tag = Wire.readLong(in, "tag");
+                StorageServerInfo s = servers.get(ref);
+                if (s == null) {
+                    throw new IllegalStateException("block of server number " + ref + ", which this file never named");
+                }
+                if (number < 0 || number >= s.blockCount()) {
+                    throw new IllegalStateException("block " + number + " beyond the " + s.blockCount()
+                            + " blocks of " + s.address());
+                }
+                if (Long.compareUnsigned(tag, maxTag) > 0) {
+                    maxTag = tag;
+                }
+                target.block(node, index, new AllocatedBlock(s, number, tag));
+            }
+            case LogFormat.TRIMMED -> target.trimmed(Wire.readLong(in, "node id"), Wire.readInt(in, "kept"));
+            case LogFormat.LENGTH -> target.length(Wire.readLong(in, "node id"), Wire.readNonNegativeLong(in, "length"),
+                    Wire.readLong(in, "modified"));
+            case LogFormat.PUBLISHED -> target.published(Wire.readLong(in, "version id"), Wire.readInt(in, "slot"),
+                    Wire.readLong(in, "modified"));
+            case LogFormat.REMOVED -> target.removed(Wire.readLong(in, "node id"));
+            case LogFormat.MOVED -> {
+                long node = Wire.readLong(in, "node id");
+                long parent = Wire.readLong(in, "new parent id");
+                String name = Wire.readString(in, "name");
+                target.moved(node, parent, name, Wire.readInt(in, "slot"), Wire.readLong(in, "modified"));
+            }
+            default -> throw new IllegalStateException("unknown record type " + type);
+        }
+    }
+}

@@ -1,0 +1,144 @@
+package io.creel.namenode.persistence;
+
+import io.creel.common.namespace.NodeType;
+import io.creel.common.protocol.StorageServerInfo;
+import io.creel.common.protocol.Wire;
+import io.creel.namenode.allocation.AllocatedBlock;
+import io.netty.buffer.ByteBuf;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.zip.CRC32C;
+
+/**
+ * Encodes namespace changes as framed log records ({@link LogFormat}) into a buffer. Storage servers
+ * are named by a {@link LogFormat#SERVER} record the first time a file mentions them (by identity:
+ * host, port, token); later records refer to that number. Not thread-safe.
+ */
+final class RecordEncoder {
+    private record Identity(String host, int port, long token) {
+    }
+
+    private final ByteBuf out;
+    private final Map<Identity, Integer> servers = new HashMap<>();
+    private final CRC32C crc = new CRC32C();
+    private long maxTag;
+
+    /** Appends to {@code out}. */
+    RecordEncoder(ByteBuf out) {
+        this.out = out;
+    }
+
+    ByteBuf buffer() {
+        return out;
+    }
+
+    /** Forgets the server numbers: the next file starts without them. */
+    void newFile() {
+        servers.clear();
+    }
+
+    /** The largest tag encoded so far. */
+    long maxTag() {
+        return maxTag;
+    }
+
+    void head(long segment, long rootId, long lastId, long maxTagSoFar) {
+        int at = begin(LogFormat.HEAD);
+        out.writeLong(segment).writeLong(rootId).writeLong(lastId).writeLong(maxTagSoFar);
+        end(at);
+    }
+
+    void imageEnd(long records) {
+        int at = begin(LogFormat.IMAGE_END);
+        out.writeLong(records);
+        end(at);
+    }
+
+    void created(long id, NodeType type, String name, long parentId, String storageClass, String locationClass,
+                 boolean enumerable, boolean pending, int slot, long modified) {
+        int at = begin(LogFormat.CREATED);
+        out.writeLong(id).writeByte(type.code());
+        Wire.writeString(out, name);
+        out.writeLong(parentId);
+        Wire.writeString(out, storageClass);
+        Wire.writeString(out, locationClass);
+        Wire.writeBoolean(out, enumerable);
+        Wire.writeBoolean(out, pending);
+        out.writeInt(slot).writeLong(modified);
+        end(at);
+    }
+
+    void block(long nodeId, int index, AllocatedBlock block) {
+        int ref = serverRef(block.server());
+        int at = begin(LogFormat.BLOCK);
+        out.writeLong(nodeId).writeInt(index).writeInt(ref).writeLong(block.blockNumber()).writeLong(block.tag());
+        end(at);
+        if (Long.compareUnsigned(block.tag(), maxTag) > 0) {
+            maxTag = block.tag();
+        }
+    }
+
+    void trimmed(long nodeId, int keep) {
+        int at = begin(LogFormat.TRIMMED);
+        out.writeLong(nodeId).writeInt(keep);
+        end(at);
+    }
+
+    void length(long nodeId, long length, long modified) {
+        int at = begin(LogFormat.LENGTH);
+        out.writeLong(nodeId).writeLong(length).writeLong(modified);
+        end(at);
+    }
+
+    void published(long versionId, int slot, long modified) {
+        int at = begin(LogFormat.PUBLISHED);
+        out.writeLong(versionId).writeInt(slot).writeLong(modified);
+        end(at);
+    }
+
+    void removed(long nodeId) {
+        int at = begin(LogFormat.REMOVED);
+        out.writeLong(nodeId);
+        end(at);
+    }
+
+    void moved(long nodeId, long newParentId, String name, int slot, long modified) {
+        int at = begin(LogFormat.MOVED);
+        out.writeLong(nodeId).writeLong(newParentId);
+        Wire.writeString(out, name);
+        out.writeInt(slot).writeLong(modified);
+        end(at);
+    }
+
+    private int serverRef(StorageServerInfo s) {
+        Identity id = new Identity(s.host(), s.port(), s.localToken());
+        Integer ref = servers.get(id);
+        if (ref == null) {
+            ref = servers.size() + 1;
+            servers.put(id, ref);
+            int at = begin(LogFormat.SERVER);
+            out.writeInt(ref);
+            // Server ids are per run; the identity and the rest of the description are what count.
+            s.withServerId(0).encode(out);
+            end(at);
+        }
+        return ref;
+    }
+
+    /** Reserves the frame header and writes the type; returns where the frame starts. */
+    private int begin(int type) {
+        int at = out.writerIndex();
+        out.writeInt(0).writeInt(0).writeByte(type);
+        return at;
+    }
+
+    /** Fills in the length and checksum of the frame that started at {@code at}. */
+    private void end(int at) {
+        int bodyStart = at + LogFormat.FRAME_HEADER;
+        int length = out.writerIndex() - bodyStart;
+        crc.reset();
+        crc.update(out.nioBuffer(bodyStart, length));
+        out.setInt(at, length);
+        out.setInt(at + 4, (int) crc.getValue());
+    }
+}
