@@ -104,10 +104,10 @@ public final class CreelLab {
 
     /**
      * Starts a DRAM storage server exporting {@code size} on {@code host} and waits until every
-     * namenode has registered it. Its region file lives under the lab's directory.
+     * namenode has registered it. Its region file lives in the lab's scratch directory.
      */
     public HostProcess startDatanode(NetworkLab.Host host, String name, String size) {
-        Path data = net.workDir().resolve("data").resolve(name);
+        Path data = net.scratchDir().resolve(name);
         HostProcess p = net.start(host, name, java(CreelMain.class.getName(), "datanode", "--tier", "dram",
                 "--size", size, "--path", data.toString(), "--port", Integer.toString(STORAGE_PORT),
                 "--host", host.ip()), env());

@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
  * this JVM's and seq counts labs in it. Inside the switch the bridge is {@code br0} and host i's
  * port is {@code p<i>}; inside a host the interface is {@code eth0}.
  *
- * <p>{@link #close()} kills every process started in the lab and deletes every namespace (which
- * removes the bridge and the veth pairs), also after failures and from a JVM shutdown hook. A new
+ * <p>{@link #close()} kills every process started in the lab, deletes every namespace (which
+ * removes the bridge and the veth pairs) and the {@link #scratchDir()}, also after failures and from a JVM shutdown hook. A new
  * lab first deletes labs left behind by JVMs that no longer run (see {@link #removeLeftovers()}).
  */
 public final class NetworkLab implements AutoCloseable {
@@ -167,8 +167,14 @@ public final class NetworkLab implements AutoCloseable {
         return List.copyOf(hosts);
     }
 
+    /** Where logs and the site file go; kept after close for reading. */
     public Path workDir() {
         return workDir;
+    }
+
+    /** Where processes keep their data (region files); deleted on close, after the processes are gone. */
+    public Path scratchDir() {
+        return workDir.resolve("data");
     }
 
     /** Takes host's link down on the switch side: its packets go nowhere, nothing is refused. */
@@ -230,7 +236,21 @@ public final class NetworkLab implements AutoCloseable {
         for (String ns : reversed) {
             deleteNamespace(ns);
         }
+        deleteTree(scratchDir());
         LOG.info("network lab {} removed", id);
+    }
+
+    private static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            LOG.warn("cannot delete {}: {}", dir, e.toString());
+        }
     }
 
     /** Kills whatever still runs in {@code ns} (only lab processes can) and deletes it. */
