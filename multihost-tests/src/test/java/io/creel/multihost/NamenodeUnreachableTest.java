@@ -30,10 +30,11 @@ class NamenodeUnreachableTest extends OneNamenodeThreeServers {
         assertTrue(m.group(1).equals("TIMEOUT") || m.group(1).equals("UNAVAILABLE"), m.group(0));
         assertTrue(Long.parseLong(m.group(2)) <= connect + 2000, "the lookup waited " + m.group(2) + " ms: " + m.group(0));
         assertTrue(m.group(3).contains(cluster.namenodeAddress(nnHost)), "the namenode is not named: " + m.group(0));
+        assertTrue(m.group(3).startsWith("/data: "), "the node is not named: " + m.group(0));
         assertEquals(1, driver.waitForExit(Duration.ofSeconds(20)));
 
         // The command line: one clear line, exit code 1, no hang.
-        assertCliFails("stat", connect, "fs", "stat", "/data");
+        assertCliFails("stat", connect, "/data", "fs", "stat", "/data");
     }
 
     @Test
@@ -48,13 +49,18 @@ class NamenodeUnreachableTest extends OneNamenodeThreeServers {
         assertEquals("UNAVAILABLE", m.group(1), "a refused connection is UNAVAILABLE: " + m.group(0));
         assertTrue(Long.parseLong(m.group(2)) <= connect, "the lookup waited " + m.group(2) + " ms: " + m.group(0));
         assertTrue(m.group(3).contains(cluster.namenodeAddress(nnHost)), "the namenode is not named: " + m.group(0));
+        assertTrue(m.group(3).startsWith("/data: "), "the node is not named: " + m.group(0));
         assertEquals(1, driver.waitForExit(Duration.ofSeconds(20)));
 
-        assertCliFails("ls", connect, "fs", "ls", "/");
+        assertCliFails("stat", connect, "/data", "fs", "stat", "/data");
+        assertCliFails("ls", connect, "/", "fs", "ls", "/");
     }
 
-    /** Runs a CLI command on the client host and expects exit 1 with one `creel: ...` line naming the namenode. */
-    private void assertCliFails(String name, long connectMs, String... args) {
+    /**
+     * Runs a CLI command on the client host and expects exit 1 with one {@code creel: ...} line
+     * naming the node ({@code path}) and the namenode.
+     */
+    private void assertCliFails(String name, long connectMs, String path, String... args) {
         HostProcess cli = cluster.startCli(clientHost, "cli-" + name, args);
         // The process age includes JVM start-up, hence the slack.
         int code = cli.waitForExit(Duration.ofMillis(connectMs + SLACK_MS + 15_000));
@@ -63,6 +69,7 @@ class NamenodeUnreachableTest extends OneNamenodeThreeServers {
         Matcher line = cli.waitForLine("^creel: (.*)$", Duration.ofSeconds(1));
         assertTrue(line.group(1).contains(cluster.namenodeAddress(nnHost)), "the namenode is not named: "
                 + line.group(0));
+        assertTrue(line.group(1).startsWith(path + ": "), "the node is not named: " + line.group(0));
         assertTrue(ms < connectMs + SLACK_MS + 3000, "creel " + String.join(" ", args) + " took " + ms + " ms");
     }
 }
