@@ -18,11 +18,17 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * }</pre>
  *
  * <p>Before each test it checks that labs can be built here (root, {@code ip}, namespaces, veth,
- * bridge) and otherwise skips the test with a message naming what is missing. After a failed test it
+ * bridge) and otherwise skips the test with a message naming what is missing (or fails it, when
+ * {@link #REQUIRED} is set). After a failed test it
  * prints the tail of every lab process's log (and where the full logs are) to the test's output.
  * Logs stay in {@code target/multihost/<TestClass>/<method>/}.
  */
 public final class LabExtension implements BeforeEachCallback, AfterEachCallback {
+    /**
+     * System property (or, upper-cased with _ for ., environment variable) that turns the skip into
+     * a failure, for CI machines that must run these tests: {@code -Dcreel.multihost.required=true}.
+     */
+    public static final String REQUIRED = "creel.multihost.required";
     private static volatile String unavailable;
     private static volatile boolean checked;
 
@@ -50,6 +56,9 @@ public final class LabExtension implements BeforeEachCallback, AfterEachCallback
                     checked = true;
                 }
             }
+        }
+        if (unavailable != null && required()) {
+            throw new IllegalStateException(REQUIRED + " is set, but multi-host tests cannot run: " + unavailable);
         }
         Assumptions.assumeTrue(unavailable == null, () -> "skipped: " + unavailable);
         String cls = context.getRequiredTestClass().getSimpleName();
@@ -81,6 +90,11 @@ public final class LabExtension implements BeforeEachCallback, AfterEachCallback
         }
         System.out.println(b);
         System.err.println(b);
+    }
+
+    private static boolean required() {
+        String v = System.getProperty(REQUIRED, System.getenv("CREEL_MULTIHOST_REQUIRED"));
+        return v != null && (v.equals("true") || v.equals("1"));
     }
 
     private static Path targetDir() {
