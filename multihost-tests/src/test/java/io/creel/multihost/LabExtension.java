@@ -86,10 +86,11 @@ public final class LabExtension implements BeforeEachCallback, AfterEachCallback
         StringBuilder b = new StringBuilder("\n===== " + test + " failed; lab " + net.id() + " process logs =====\n");
         for (HostProcess p : net.processes()) {
             b.append("----- ").append(p).append(" (").append(p.logFile()).append(", ")
-                    .append(p.isAlive() ? "running" : "exited").append(") -----\n").append(p.tail(150)).append('\n');
+                    .append(p.isAlive() ? "running" : "exited").append("; its first line is the command) -----\n");
+            // The command line (with its long class path) stays in the file; the dump shows what happened.
+            p.tail(150).lines().filter(l -> !l.startsWith("# ip netns exec")).forEach(l -> b.append(l).append('\n'));
         }
         System.out.println(b);
-        System.err.println(b);
     }
 
     private static boolean required() {
