@@ -57,23 +57,23 @@ public final class NamenodeRouter {
     }
 
     public CompletableFuture<OpenReply> create(int partition, CreateRequest request) {
-        return call(partition, Opcode.CREATE, request, OpenReply::decode);
+        return naming(request.path(), call(partition, Opcode.CREATE, request, OpenReply::decode));
     }
 
     public CompletableFuture<OpenReply> lookup(int partition, String path, boolean forAppend) {
         LookupRequest r = new LookupRequest(path, forAppend);
-        return forAppend ? call(partition, Opcode.LOOKUP, r, OpenReply::decode)
-                : callSafeToRepeat(partition, Opcode.LOOKUP, r, OpenReply::decode);
+        return naming(path, forAppend ? call(partition, Opcode.LOOKUP, r, OpenReply::decode)
+                : callSafeToRepeat(partition, Opcode.LOOKUP, r, OpenReply::decode));
     }
 
     public CompletableFuture<NodeInfo> remove(int partition, String path, boolean recursive) {
-        return call(partition, Opcode.REMOVE, new RemoveRequest(path, recursive), NodeReply::decode)
-                .thenApply(NodeReply::node);
+        return naming(path, call(partition, Opcode.REMOVE, new RemoveRequest(path, recursive), NodeReply::decode)
+                .thenApply(NodeReply::node));
     }
 
     public CompletableFuture<NodeInfo> move(int partition, String source, String target) {
-        return call(partition, Opcode.MOVE, new MoveRequest(source, target), NodeReply::decode)
-                .thenApply(NodeReply::node);
+        return naming(source, call(partition, Opcode.MOVE, new MoveRequest(source, target), NodeReply::decode)
+                .thenApply(NodeReply::node));
     }
 
     public CompletableFuture<BlockLocation> map(int partition, long nodeId, long blockIndex, long lease) {
@@ -118,6 +118,21 @@ public final class NamenodeRouter {
             }
             return CompletableFuture.<T>failedFuture(CreelException.unwrap(e));
         }).thenCompose(f -> f);
+    }
+
+    /**
+     * A namenode that cannot be reached fails a call with a message about the connection only
+     * ("cannot connect to host:port ..."); the caller also needs to know which node the call was
+     * for, so such failures get the path in front. Errors the namenode sent name the path already.
+     */
+    private static <T> CompletableFuture<T> naming(String path, CompletableFuture<T> f) {
+        return Futures.clean(f).exceptionallyCompose(t -> {
+            CreelException e = CreelException.unwrap(t);
+            String msg = e.getMessage() == null ? "" : e.getMessage();
+            boolean transport = e.code() == ErrorCode.TIMEOUT || e.code() == ErrorCode.UNAVAILABLE;
+            return Futures.failed(transport && !msg.startsWith(path)
+                    ? new CreelException(e.code(), path + ": " + msg, e) : e);
+        });
     }
 
     private <T> CompletableFuture<T> call(int partition, Opcode op, Message request, ReplyDecoder<T> decoder) {

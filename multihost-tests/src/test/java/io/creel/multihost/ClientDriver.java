@@ -1,0 +1,192 @@
+package io.creel.multihost;
+
+import io.creel.client.CreateOptions;
+import io.creel.client.CreelClient;
+import io.creel.client.CreelNode;
+import io.creel.client.DirectReader;
+import io.creel.client.DirectWriter;
+import io.creel.client.Futures;
+import io.creel.common.conf.CreelConf;
+import io.creel.common.error.CreelException;
+import io.creel.common.namespace.NodeType;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A client process for the multi-host tests: performs a scripted write or read through the Java API
+ * and reports each step as one line on stdout, which the test waits for.
+ *
+ * <pre>
+ * write PATH BYTES SEED [chunk=N] [pause=MS] [sync=K] [location=HOST]
+ * read  PATH SEED [chunk=N] [pause=MS] [loop=true]
+ * </pre>
+ *
+ * Lines printed: {@code PROGRESS <op> <bytes>} after each chunk, {@code OK <op> <path> <bytes>} at
+ * the end, {@code FAILED <op> <path> <CODE> after <ms> ms: <message>} when a step fails (ms counts
+ * from the start of the failing step), {@code CORRUPT ...} when read bytes differ from the pattern.
+ * Exit code 0 ok, 1 failed, 3 corrupt. With {@code loop=true} a reader reads the whole node again
+ * and again (a new lookup each time, the same client) and keeps going after failures.
+ *
+ * <p>The configuration comes from {@code $CREEL_CONF_DIR/creel-site.conf}. Waits here are far longer
+ * than the client's own timeouts, so what the test sees is the client library's behaviour.
+ */
+public final class ClientDriver {
+    static final Duration WAIT = Duration.ofSeconds(120);
+
+    private ClientDriver() {
+    }
+
+    public static void main(String[] args) {
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "info");
+        System.setProperty("org.slf4j.simpleLogger.log.io.netty", "warn");
+        System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
+        System.setProperty("org.slf4j.simpleLogger.dateTimeFormat", "HH:mm:ss.SSS");
+        if (args.length < 3) {
+            System.err.println("usage: write PATH BYTES SEED [opts] | read PATH SEED [opts]");
+            System.exit(2);
+        }
+        Map<String, String> opts = new HashMap<>();
+        CreelConf conf = CreelConf.load(CreelConf.locateSiteFile(null), Map.of());
+        int code;
+        try (CreelClient client = CreelClient.connect(conf)) {
+            switch (args[0]) {
+                case "write" -> {
+                    parseOptions(args, 4, opts);
+                    code = write(client, args[1], Long.parseLong(args[2]), Long.parseLong(args[3]), opts);
+                }
+                case "read" -> {
+                    parseOptions(args, 3, opts);
+                    code = read(client, args[1], Long.parseLong(args[2]), opts);
+                }
+                default -> {
+                    System.err.println("unknown command " + args[0]);
+                    code = 2;
+                }
+            }
+        }
+        System.out.flush();
+        System.exit(code);
+    }
+
+    private static void parseOptions(String[] args, int from, Map<String, String> opts) {
+        for (int i = from; i < args.length; i++) {
+            int eq = args[i].indexOf('=');
+            opts.put(args[i].substring(0, eq), args[i].substring(eq + 1));
+        }
+    }
+
+    private static int write(CreelClient client, String path, long bytes, long seed, Map<String, String> opts) {
+        int chunk = Integer.parseInt(opts.getOrDefault("chunk", "65536"));
+        long pause = Long.parseLong(opts.getOrDefault("pause", "0"));
+        int syncEvery = Integer.parseInt(opts.getOrDefault("sync", "0"));
+        CreateOptions o = CreateOptions.defaults();
+        if (opts.containsKey("location")) {
+            o = o.withLocationClass(opts.get("location"));
+        }
+        Step step = new Step("write", path);
+        try {
+            CreelNode node = step.await(client.create(path, NodeType.FILE, o));
+            DirectWriter w = node.writer();
+            long pos = 0;
+            int chunks = 0;
+            while (pos < bytes) {
+                int n = (int) Math.min(chunk, bytes - pos);
+                ByteBuffer buf = ByteBuffer.allocate(n);
+                DataPattern.fill(seed, pos, buf);
+                buf.flip();
+                step.await(w.write(buf));
+                pos += n;
+                if (syncEvery > 0 && ++chunks % syncEvery == 0) {
+                    step.await(w.sync());
+                }
+                say("PROGRESS write " + pos);
+                pause(pause);
+            }
+            step.await(w.close());
+            say("OK write " + path + " " + pos);
+            return 0;
+        } catch (CreelException e) {
+            step.failed(e);
+            return 1;
+        }
+    }
+
+    private static int read(CreelClient client, String path, long seed, Map<String, String> opts) {
+        int chunk = Integer.parseInt(opts.getOrDefault("chunk", "65536"));
+        long pause = Long.parseLong(opts.getOrDefault("pause", "0"));
+        boolean loop = Boolean.parseBoolean(opts.getOrDefault("loop", "false"));
+        do {
+            Step step = new Step("read", path);
+            try {
+                CreelNode node = step.await(client.lookup(path));
+                DirectReader r = node.reader();
+                long pos = 0;
+                while (pos < r.length()) {
+                    ByteBuffer buf = ByteBuffer.allocate((int) Math.min(chunk, r.length() - pos));
+                    int n = step.await(r.read(pos, buf));
+                    buf.flip();
+                    long bad = DataPattern.firstMismatch(seed, pos, buf);
+                    if (bad >= 0) {
+                        say("CORRUPT read " + path + " at offset " + bad);
+                        return 3;
+                    }
+                    pos += n;
+                    say("PROGRESS read " + pos);
+                    pause(pause);
+                }
+                say("OK read " + path + " " + pos);
+                if (!loop) {
+                    return 0;
+                }
+            } catch (CreelException e) {
+                step.failed(e);
+                if (!loop) {
+                    return 1;
+                }
+            }
+            pause(Math.max(pause, 100));
+        } while (true);
+    }
+
+    /** One operation: times each step and reports a failure with the time its step took. */
+    private static final class Step {
+        private final String op;
+        private final String path;
+        private long started;
+
+        Step(String op, String path) {
+            this.op = op;
+            this.path = path;
+        }
+
+        <T> T await(CompletableFuture<T> f) {
+            started = System.nanoTime();
+            return Futures.await(f, WAIT, op + " " + path);
+        }
+
+        void failed(CreelException e) {
+            long ms = (System.nanoTime() - started) / 1_000_000;
+            say("FAILED " + op + " " + path + " " + e.code() + " after " + ms + " ms: " + e.getMessage());
+        }
+    }
+
+    private static void say(String line) {
+        System.out.println(line);
+        System.out.flush();
+    }
+
+    private static void pause(long millis) {
+        if (millis <= 0) {
+            return;
+        }
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package io.creel.multihost;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@code kill -9} of a storage server while a client on another host writes or reads through it:
+ * the client gets a clear error naming the node and the server within the configured timeouts
+ * (never a hang, never success with data missing, never wrong bytes), and data on the other
+ * servers still reads back.
+ */
+class StorageServerKillTest extends OneNamenodeThreeServers {
+
+    @Test
+    @Timeout(value = 150, unit = TimeUnit.SECONDS)
+    void killDuringWriteFailsTheWriterClearlyAndOtherServersKeepTheirData() {
+        startCluster();
+        NetworkLab.Host victim = server(3);
+        writePinned("/keep", 512 * 1024, 1, server(2));
+
+        // 8 MiB in 64 KiB chunks, round-robin over the three servers, published every 4 chunks.
+        HostProcess writer = cluster.startDriver(clientHost, "writer", "write", "/big", Long.toString(8 << 20), "2",
+                "pause=40", "sync=4");
+        for (int i = 0; i < 8; i++) {
+            writer.waitForLine("PROGRESS write", CLIENT_RUN);
+        }
+        long killed = System.nanoTime();
+        net.processes().stream().filter(p -> p.name().equals("ds3")).findFirst().orElseThrow().kill9();
+
+        assertClearFailure(writer, "write", "/big", cluster.storageAddress(victim), killed,
+                cluster.millis("creel.client.request.timeout") + SLACK_MS);
+        assertEquals(1, writer.waitForExit(Duration.ofSeconds(30)), "the writer must fail:\n" + writer.tail(20));
+        assertFalse(writer.output().contains("OK write"), "the write must not succeed with a server gone");
+
+        assertReadsBack("/keep", 512 * 1024, 1, "read-keep");
+        // What /big published before the failure reads back intact or fails naming the dead server.
+        HostProcess r = cluster.startDriver(clientHost, "read-big", "read", "/big", "2");
+        int code = r.waitForExit(CLIENT_RUN);
+        assertTrue(code == 0 || r.output().contains(cluster.storageAddress(victim)),
+                "reading /big neither succeeded nor named the dead server:\n" + r.tail(20));
+        assertFalse(r.output().contains("CORRUPT"), "wrong bytes:\n" + r.tail(20));
+    }
+
+    @Test
+    @Timeout(value = 150, unit = TimeUnit.SECONDS)
+    void killDuringReadFailsTheReaderClearlyAndOtherServersKeepTheirData() {
+        startCluster();
+        NetworkLab.Host victim = server(3);
+        writePinned("/keep", 512 * 1024, 1, server(2));
+        writePinned("/victim", 4 << 20, 3, victim);
+
+        HostProcess reader = cluster.startDriver(clientHost, "reader", "read", "/victim", "3", "pause=100");
+        for (int i = 0; i < 5; i++) {
+            reader.waitForLine("PROGRESS read", CLIENT_RUN);
+        }
+        long killed = System.nanoTime();
+        net.processes().stream().filter(p -> p.name().equals("ds3")).findFirst().orElseThrow().kill9();
+
+        assertClearFailure(reader, "read", "/victim", cluster.storageAddress(victim), killed,
+                cluster.millis("creel.client.request.timeout") + SLACK_MS);
+        assertEquals(1, reader.waitForExit(Duration.ofSeconds(30)), "the reader must fail:\n" + reader.tail(20));
+
+        assertReadsBack("/keep", 512 * 1024, 1, "read-keep");
+    }
+}
