@@ -85,20 +85,35 @@ public final class RegionBroker {
      */
     public CompletableFuture<Void> serverRegistered(StorageServerInfo server) {
         List<Integer> held = allocator.busyRegions(server);
-        return ask(server, Opcode.REGION_SYNC, new RegionSyncRequest(instance, held)).thenCompose(ok -> {
-            // Blocks restored from the log: the first reply told the region size, now claim their regions.
-            List<Integer> restored = allocator.restoredRegions(server);
-            if (restored.isEmpty()) {
+        return ask(server, Opcode.REGION_SYNC, new RegionSyncRequest(instance, held))
+                .thenCompose(ok -> claimRestored(server, SYNC_ATTEMPTS));
+    }
+
+    /** How often a refused claim of restored regions is tried again, {@link #SYNC_RETRY_MILLIS} apart. */
+    private static final int SYNC_ATTEMPTS = 25;
+    private static final long SYNC_RETRY_MILLIS = 200;
+
+    /**
+     * Claims the regions holding blocks restored from the log (the first sync reply told the region
+     * size). Right after a namenode restart the server may still list them under this namenode's
+     * previous instance until it has seen the new one register, so a refusal is retried for a while.
+     */
+    private CompletableFuture<Void> claimRestored(StorageServerInfo server, int attemptsLeft) {
+        List<Integer> restored = allocator.restoredRegions(server);
+        if (restored.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        if (attemptsLeft == 0) {
+            LOG.error("storage server {} refused regions {} that hold this namenode's data: another namenode holds them",
+                    server.address(), restored);
+            return CompletableFuture.completedFuture(null);
+        }
+        return ask(server, Opcode.REGION_SYNC, new RegionSyncRequest(instance, restored)).thenCompose(ok -> {
+            if (allocator.restoredRegions(server).isEmpty()) {
                 return CompletableFuture.completedFuture(null);
             }
-            return ask(server, Opcode.REGION_SYNC, new RegionSyncRequest(instance, restored)).thenApply(x -> {
-                List<Integer> left = allocator.restoredRegions(server);
-                if (!left.isEmpty()) {
-                    LOG.error("storage server {} refused regions {} that hold this namenode's data: another namenode "
-                            + "holds them", server.address(), left);
-                }
-                return null;
-            });
+            return CompletableFuture.supplyAsync(() -> null, CompletableFuture.delayedExecutor(SYNC_RETRY_MILLIS,
+                    java.util.concurrent.TimeUnit.MILLISECONDS)).thenCompose(x -> claimRestored(server, attemptsLeft - 1));
         });
     }
 
@@ -132,7 +147,9 @@ public final class RegionBroker {
                         allocator.granted(server, 0, List.of(), true);
                         return false;
                     }
-                    allocator.granted(server, reply.regionBlocks(), reply.grants(), reply.full());
+                    // Only a grant answer says whether the server can give more; a sync's answer is about old regions.
+                    allocator.granted(server, reply.regionBlocks(), reply.grants(),
+                            op == Opcode.REGION_GRANT && reply.full());
                     return !reply.grants().isEmpty();
                 });
     }

@@ -60,6 +60,11 @@ public final class ServerRegistry {
         boolean draining;
         /** Drained and gone: its heartbeats are told so, and it is not allocated from again. */
         boolean decommissioned;
+        /**
+         * Known only from the namenode's log: the server must register (not just heartbeat) so this
+         * namenode instance claims its regions back before using it.
+         */
+        boolean restoredOnly;
 
         Entry(StorageServerInfo info, long now) {
             this.info = info;
@@ -102,6 +107,7 @@ public final class ServerRegistry {
         if (old != null && !old.replaced && old.info.localToken() == info.localToken()) {
             old.info = info.withServerId(old.info.serverId());
             old.lastHeartbeat = now;
+            old.restoredOnly = false;
             return old.info;
         }
         if (old != null) {
@@ -123,6 +129,7 @@ public final class ServerRegistry {
             return old.info;
         }
         Entry e = new Entry(info.withServerId(nextId++), clock.getAsLong() - timeoutMillis - 1);
+        e.restoredOnly = true;
         if (old != null) {
             // Two identities at one address in the log: only the newest can come back.
             e.replaced = true;
@@ -146,7 +153,7 @@ public final class ServerRegistry {
     /** Records a heartbeat. */
     public synchronized Beat heartbeat(int serverId, long localToken) {
         Entry e = byId.get(serverId);
-        if (e == null || e.replaced || e.info.localToken() != localToken) {
+        if (e == null || e.replaced || e.restoredOnly || e.info.localToken() != localToken) {
             return Beat.UNKNOWN;
         }
         if (e.decommissioned) {

@@ -72,4 +72,15 @@ class ServerRegistryTest {
         Expect.error(ErrorCode.INVALID_ARGUMENT, () -> registry.register(server("dram", "dram", "h", 1, 0, 4096, 1)),
                 "no blocks");
     }
+
+    @Test
+    void aServerKnownOnlyFromTheLogMustRegisterBeforeItsHeartbeatsCount() {
+        StorageServerInfo restored = registry.restore(server("dram", "dram", "h1", 1000, 10, 4096, 7));
+        assertEquals(ServerRegistry.Beat.UNKNOWN, registry.heartbeat(restored.serverId(), 7),
+                "a restarted namenode must see the server register, to claim its regions back");
+        assertTrue(registry.liveServers("dram").isEmpty());
+        assertEquals(restored.serverId(), registry.register(server("dram", "dram", "h1", 1000, 10, 4096, 7)).serverId(),
+                "same address and token: the same id, so restored block locations stay valid");
+        assertEquals(ServerRegistry.Beat.KNOWN, registry.heartbeat(restored.serverId(), 7));
+    }
 }
