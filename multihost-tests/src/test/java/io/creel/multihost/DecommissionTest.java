@@ -1,0 +1,61 @@
+package io.creel.multihost;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * {@code creel admin decommission}: the server is drained (no new blocks, its data still readable),
+ * leaves once nothing on it is in use, and its daemon exits on its own; report shows each state.
+ */
+class DecommissionTest {
+    @RegisterExtension
+    final LabExtension lab = new LabExtension(4);
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void aDrainedServerLeavesOnceItsBlocksAreFree() {
+        NetworkLab net = lab.net();
+        NetworkLab.Host nnHost = net.host(1);
+        NetworkLab.Host client = net.host(4);
+        CreelLab cluster = new CreelLab(net, List.of(nnHost), Map.of("creel.namenode.reuse.delay", "0ms"));
+        cluster.startNamenode(nnHost, "nn");
+        HostProcess leaving = cluster.startDatanode(net.host(2), "ds2", "8m");
+        cluster.startDatanode(net.host(3), "ds3", "8m");
+        Duration run = Duration.ofSeconds(60);
+        String address = cluster.storageAddress(net.host(2));
+        cluster.runDriver(client, "write-pinned", run, "write", "/on-ds2", "500000", "31",
+                "location=" + net.host(2).ip());
+
+        HostProcess drain = cluster.startCli(client, "decommission", "admin", "decommission", address);
+        assertEquals(0, drain.waitForExit(run), drain.tail(20));
+        assertTrue(drain.output().contains("draining"), drain.output());
+        assertTrue(report(cluster, client, "report-draining").contains("draining"));
+
+        // New data avoids the draining server even when asked for it; old data still reads.
+        cluster.runDriver(client, "write-after", run, "write", "/after", "500000", "32",
+                "location=" + net.host(2).ip());
+        cluster.runDriver(client, "read-old", run, "read", "/on-ds2", "31");
+
+        HostProcess rm = cluster.startCli(client, "rm", "fs", "rm", "/on-ds2");
+        assertEquals(0, rm.waitForExit(run), rm.tail(20));
+        assertEquals(0, leaving.waitForExit(Duration.ofSeconds(60)), "the drained daemon exits by itself:\n"
+                + leaving.tail(20));
+        leaving.waitForLine("was decommissioned; exiting", Duration.ofSeconds(1));
+        assertTrue(report(cluster, client, "report-gone").contains("decommissioned"));
+        cluster.runDriver(client, "read-after", run, "read", "/after", "32");
+    }
+
+    private static String report(CreelLab cluster, NetworkLab.Host client, String name) {
+        HostProcess r = cluster.startCli(client, name, "report");
+        assertEquals(0, r.waitForExit(Duration.ofSeconds(60)), r.tail(30));
+        return r.output();
+    }
+}
