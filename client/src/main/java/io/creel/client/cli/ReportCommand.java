@@ -35,6 +35,18 @@ public final class ReportCommand implements Callable<Integer> {
             PrintWriter out = spec.commandLine().getOut();
             List<?> addresses = c.conf().get(io.creel.common.conf.ConfKeys.NAMENODE_ADDRESS);
             print(out, addresses, replies);
+            boolean anyDown = replies.stream().flatMap(r -> r.servers().stream())
+                    .anyMatch(s -> s.state().equals("dead"));
+            if (anyDown) {
+                // Which nodes lost data: the same listing as `creel admin fsck /`, abridged.
+                io.creel.common.protocol.FsckReply lost = Futures.await(c.fsck("/"), c.requestTimeout(), "fsck /");
+                out.println();
+                out.println("  lost data: " + lost.damaged().size() + " of " + lost.checked()
+                        + " nodes with data have blocks on dead servers" + (lost.damaged().isEmpty() ? ""
+                        : " (creel admin fsck lists them all)"));
+                lost.damaged().stream().limit(10).forEach(d -> out.println("    " + d.path() + ": " + d.lostBlocks()
+                        + " of " + d.totalBlocks() + " blocks on " + String.join(", ", d.servers())));
+            }
             out.flush();
         }
         return 0;

@@ -76,6 +76,13 @@ class ServerLifecycleTest {
             assertTrue(d.lostBlocks() >= 1 && d.lostBlocks() < 6, "blocks alternate between the servers: " + d);
             assertTrue(d.servers().get(0).startsWith(address), d.servers().toString());
 
+            java.io.StringWriter report = new java.io.StringWriter();
+            new picocli.CommandLine(new io.creel.client.cli.ReportCommand()).setOut(new java.io.PrintWriter(report))
+                    .execute("--conf", "creel.namenode.address=" + running.cluster.address().toUri());
+            assertTrue(report.toString().contains(" dead "), report.toString());
+            assertTrue(report.toString().contains("lost data: 1 of 1 nodes") && report.toString().contains("/spread: "),
+                    "report names the node that lost data:\n" + report);
+
             CreelNode node = client.lookup("/spread").join();
             ByteBuffer all = ByteBuffer.allocate(6 * MIB);
             long start = System.nanoTime();
