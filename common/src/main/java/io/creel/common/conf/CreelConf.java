@@ -84,7 +84,9 @@ public final class CreelConf {
         try {
             return of(settings);
         } catch (CreelException e) {
-            String where = file == null ? "" : " (" + file + ")";
+            String where = file == null ? (overrides.isEmpty() ? "" : " (in the settings given on the command line)")
+                    : overrides.isEmpty() ? " (in " + file + ")"
+                    : " (in " + file + " or the settings given on the command line)";
             throw new CreelException(ErrorCode.CONFIGURATION, e.getMessage() + where);
         }
     }

@@ -83,9 +83,12 @@ public final class RpcClient implements AutoCloseable {
             } else {
                 Throwable c = cf.cause();
                 boolean timedOut = c instanceof io.netty.channel.ConnectTimeoutException;
+                // Netty's native messages ("finishConnect(..) failed with error(-111) ...") say less than this.
+                String why = timedOut ? "no answer within " + connectTimeout.toMillis() + " ms"
+                        : c instanceof java.net.ConnectException ? "connection refused"
+                        : c == null ? "unknown error" : c.getMessage();
                 result.completeExceptionally(new CreelException(timedOut ? ErrorCode.TIMEOUT : ErrorCode.UNAVAILABLE,
-                        "cannot connect to " + remote + (timedOut ? " within " + connectTimeout.toMillis() + " ms" : "")
-                                + ": " + (c == null ? "unknown error" : c.getMessage()), c));
+                        "cannot connect to " + remote + ": " + why, c));
             }
         });
         return result;
