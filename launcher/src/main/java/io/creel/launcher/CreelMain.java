@@ -1,5 +1,6 @@
 package io.creel.launcher;
 
+import io.creel.bench.BenchCommand;
 import io.creel.client.cli.AdminCommand;
 import io.creel.client.cli.CliErrors;
 import io.creel.client.cli.FsCommand;
@@ -13,8 +14,8 @@ import picocli.CommandLine.Command;
 @Command(name = "creel", mixinStandardHelpOptions = true, versionProvider = CreelMain.Version.class,
         description = "Creel: a tiered DRAM/disk store for the temporary data of data-processing jobs.",
         subcommands = {LocalCommand.class, NamenodeCommand.class, DatanodeCommand.class, FsCommand.class,
-                KvCommand.class, ReportCommand.class, AdminCommand.class, CommandLine.HelpCommand.class})
-public final class CreelMain {
+                KvCommand.class, ReportCommand.class, AdminCommand.class, BenchCommand.class,
+                CommandLine.HelpCommand.class})public final class CreelMain {
     private static final Set<String> DAEMONS = Set.of("local", "namenode", "datanode");
 
     public static void main(String[] args) {

@@ -1,0 +1,55 @@
+package io.creel.bench.modes;
+
+import io.creel.bench.BenchContext;
+import io.creel.bench.report.Measurement;
+import io.creel.bench.stats.Summary;
+import io.creel.client.CreateOptions;
+import io.creel.client.CreelClient;
+import io.creel.common.namespace.NodeType;
+import java.nio.ByteBuffer;
+import java.util.Map;
+
+/**
+ * {@code kv}: put and get latency by value size, one client with one operation in flight, per
+ * data path (same-host and forced TCP) in the tier of {@code --class}. A put is create + write +
+ * close of a KeyValue (as {@code putValue}); a get is lookup + read into a reused buffer (as
+ * {@code getValue} without allocating the result).
+ */
+public final class KvBench {
+    /** Bytes each point may move at most, so the 128 MiB points stay a few operations long. */
+    private static final long BYTES_PER_POINT = 2L << 30;
+
+    private KvBench() {
+    }
+
+    public static void run(BenchContext ctx) {
+        String cls = ctx.settings().storageClass();
+        for (boolean tcp : ctx.settings().paths()) {
+            CreelClient c = ctx.pool().main(tcp);
+            String table = "/bench-kv-" + BenchContext.pathName(tcp) + "-" + System.nanoTime();
+            c.create(table, NodeType.TABLE, CreateOptions.defaults().withStorageClass(cls).withEnumerable(false))
+                    .join();
+            for (long size : ctx.settings().sizes()) {
+                ByteBuffer value = ByteBuffer.allocateDirect((int) size);
+                for (int i = 0; i < size; i += 4096) {
+                    value.put(i, (byte) (i >>> 12));
+                }
+                long budget = Math.max(3, Math.min(ctx.settings().maxOpsPerPoint(), BYTES_PER_POINT / size));
+                String key = "v" + size;
+                String path = table + "/" + key;
+                String where = BenchContext.pathName(tcp) + " " + cls;
+                c.putValue(table, key, value.duplicate()).join(); // warm-up: connections, first allocation
+                Summary put = ctx.driver().run("kv put " + where + " " + size + "B", 1, 1,
+                        ctx.settings().durationPerPoint(), budget, size,
+                        (client, seq) -> c.putValue(table, key, value.duplicate()));
+                ctx.report().add(new Measurement("kv", "put " + where, Map.of("size", size), put));
+                ByteBuffer dst = ByteBuffer.allocateDirect((int) size);
+                Summary get = ctx.driver().run("kv get " + where + " " + size + "B", 1, 1,
+                        ctx.settings().durationPerPoint(), budget, size,
+                        (client, seq) -> c.lookup(path).thenCompose(n -> n.reader().read(dst.clear())));
+                ctx.report().add(new Measurement("kv", "get " + where, Map.of("size", size), get));
+            }
+            c.delete(table, true).join();
+        }
+    }
+}
