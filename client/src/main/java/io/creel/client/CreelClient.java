@@ -346,22 +346,84 @@ public final class CreelClient implements AutoCloseable {
         });
     }
 
-    /** The value of {@code key} in the Table, as a buffer ready to read (position 0). */
+    /**
+     * The value of {@code key} in the Table, as a buffer ready to read (position 0).
+     *
+     * <p>A repeated get of a one-block value costs one round trip, not two: the client remembers
+     * where the value it last saw lives and reads it from the storage server <em>while</em> it asks
+     * the namenode which value is current. A KeyValue version never changes once committed, so if the
+     * namenode names the same version the bytes read are that version's, current at the lookup (a
+     * reused block would have failed the read with STALE_BLOCK); if it names another version, the
+     * speculative bytes are dropped and the new version is read. So a get never serves a stale value.
+     */
     public CompletableFuture<ByteBuffer> getValue(String tablePath, String key) {
         return Futures.guard(() -> {
             String path = PathName.parse(tablePath).child(key).toString();
-            return lookup(path).thenCompose(node -> {
-                if (node.type() != NodeType.KEYVALUE) {
-                    throw new CreelException(ErrorCode.INVALID_ARGUMENT, path + " is a " + node.type().displayName()
-                            + ", not a KeyValue");
+            SeenValue seen = seenValues.get(path);
+            if (seen != null) {
+                return speculativeGet(path, seen);
+            }
+            return plainGet(path);
+        });
+    }
+
+    /** Where a one-block value was last seen: its version's node id, length and block. */
+    private record SeenValue(long nodeId, long length, io.creel.common.protocol.BlockLocation block) {
+    }
+
+    /** Bounded memory of {@link SeenValue}s, least recently used out first. */
+    private final java.util.Map<String, SeenValue> seenValues = java.util.Collections.synchronizedMap(
+            new java.util.LinkedHashMap<>(256, 0.75f, true) {
+                private static final long serialVersionUID = 1L;
+
+                @Override
+                protected boolean removeEldestEntry(java.util.Map.Entry<String, SeenValue> eldest) {
+                    return size() > SEEN_VALUES;
                 }
-                if (node.length() > Integer.MAX_VALUE - 8) {
-                    throw new CreelException(ErrorCode.LIMIT_EXCEEDED, path + ": a value of " + node.length()
-                            + " bytes does not fit one buffer; read it with a reader");
-                }
-                ByteBuffer dst = ByteBuffer.allocate((int) node.length());
-                return node.reader().read(dst).thenApply(n -> dst.flip());
             });
+    private static final int SEEN_VALUES = 4096;
+
+    private CompletableFuture<ByteBuffer> speculativeGet(String path, SeenValue seen) {
+        int partition = router.partitionOf(PathName.parse(path));
+        ByteBuffer dst = ByteBuffer.allocate((int) seen.length());
+        CompletableFuture<Void> read = transports.read(seen.block(), 0, dst.duplicate());
+        return router.lookup(partition, path, false).thenCompose(open -> {
+            NodeInfo n = open.node();
+            if (n.id() == seen.nodeId() && n.length() == seen.length()) {
+                return read.handle((v, t) -> {
+                    if (t == null) {
+                        return CompletableFuture.completedFuture(dst);
+                    }
+                    seenValues.remove(path, seen);
+                    return readValue(path, node(path, partition, open));
+                }).thenCompose(f -> f);
+            }
+            seenValues.remove(path, seen);
+            read.exceptionally(t -> null); // another version is current: the speculative bytes are not used
+            return readValue(path, node(path, partition, open));
+        });
+    }
+
+    private CompletableFuture<ByteBuffer> plainGet(String path) {
+        return lookup(path).thenCompose(node -> readValue(path, node));
+    }
+
+    private CompletableFuture<ByteBuffer> readValue(String path, CreelNode node) {
+        if (node.type() != NodeType.KEYVALUE) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, path + " is a " + node.type().displayName()
+                    + ", not a KeyValue");
+        }
+        if (node.length() > Integer.MAX_VALUE - 8) {
+            throw new CreelException(ErrorCode.LIMIT_EXCEEDED, path + ": a value of " + node.length()
+                    + " bytes does not fit one buffer; read it with a reader");
+        }
+        ByteBuffer dst = ByteBuffer.allocate((int) node.length());
+        return node.reader().read(dst).thenApply(n -> {
+            io.creel.common.protocol.BlockLocation first = blockIo.cache().peek(node.ref().block(0));
+            if (first != null && node.length() > 0 && node.length() <= blockIo.blockSize()) {
+                seenValues.put(path, new SeenValue(node.info().id(), node.length(), first));
+            }
+            return dst.flip();
         });
     }
 

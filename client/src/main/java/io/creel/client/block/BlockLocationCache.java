@@ -77,6 +77,12 @@ public final class BlockLocationCache {
         }
     }
 
+    /** The location of {@code key} if it is cached and known (not loading, not failed), else {@code null}. */
+    public synchronized BlockLocation peek(BlockKey key) {
+        CompletableFuture<BlockLocation> f = entries.get(key);
+        return f != null && f.isDone() && !f.isCompletedExceptionally() ? f.join() : null;
+    }
+
     /** Forgets {@code key}'s location whatever it is (the block was given back by its node). */
     public synchronized void forget(BlockKey key) {
         entries.remove(key);
