@@ -62,7 +62,8 @@ final class Clusters {
         }
     }
 
-    private static void delete(Path dir) {
+    /** Deletes a directory tree, if it exists. */
+    static void delete(Path dir) {
         if (dir == null || !Files.exists(dir)) {
             return;
         }

@@ -14,12 +14,10 @@ import io.creel.launcher.LocalCluster;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -51,7 +49,7 @@ class PersistenceTest {
 
     @AfterEach
     void clean() {
-        Stream.of(dramDir, diskDir, logDir).forEach(PersistenceTest::delete);
+        Stream.of(dramDir, diskDir, logDir).forEach(Clusters::delete);
     }
 
     private LocalCluster start(int port) {
@@ -208,22 +206,5 @@ class PersistenceTest {
 
     private static List<String> names(CreelClient client, String path) {
         return client.list(path).join().stream().map(DirectoryEntry::name).sorted().toList();
-    }
-
-    private static void delete(Path dir) {
-        if (dir == null || !Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(dir)) {
-            s.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
