@@ -8,12 +8,14 @@ import io.creel.bench.modes.StreamBench;
 import io.creel.bench.report.BenchReport;
 import io.creel.bench.report.Charts;
 import io.creel.bench.report.Targets;
-import io.creel.client.cli.CommonOptions;
+import io.creel.cli.CommonOptions;
 import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.ConfValues;
 import io.creel.common.conf.CreelConf;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
+import io.creel.minicluster.MiniCluster;
+import io.creel.namenode.NamenodeKeys;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -126,12 +128,14 @@ public final class BenchCommand implements Callable<Integer> {
         BenchReport report = new BenchReport();
         describeMachine(report, run);
         PrintStream out = System.out;
-        BenchCluster cluster = null;
+        MiniCluster cluster = null;
         try (Progress progress = new Progress(System.err, System.console() != null)) {
             if (local) {
                 // Short reuse delay: the kv mode replaces large values quickly; their old blocks come back sooner.
-                cluster = BenchCluster.start(conf.with(ConfKeys.NAMENODE_REUSE_DELAY, "500ms"),
-                        ConfValues.parseSize(dram), ConfValues.parseSize(disk));
+                MiniCluster.Builder b = MiniCluster.builder().dram(ConfValues.parseSize(dram))
+                        .disk(ConfValues.parseSize(disk)).temporaryDirectories();
+                conf.explicitSettings().forEach(b::set);
+                cluster = b.set(NamenodeKeys.REUSE_DELAY, "500ms").start();
                 conf = cluster.clientConf();
             }
             LoadDriver driver = new LoadDriver(progress, conf.get(ConfKeys.CLIENT_REQUEST_TIMEOUT));

@@ -4,6 +4,7 @@ import io.creel.bench.report.BenchReport;
 import io.creel.client.CreelClient;
 import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.CreelConf;
+import io.creel.storage.local.LocalTierKeys;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,7 +62,7 @@ public record BenchContext(CreelConf conf, BenchReport report, Progress progress
         public synchronized CreelClient main(boolean forceTcp) {
             if (forceTcp) {
                 if (mainTcp == null) {
-                    mainTcp = CreelClient.connect(conf.with(ConfKeys.CLIENT_LOCAL_ACCESS, "false"));
+                    mainTcp = CreelClient.connect(conf.with(LocalTierKeys.LOCAL_ACCESS, "false"));
                 }
                 return mainTcp;
             }
@@ -79,7 +80,7 @@ public record BenchContext(CreelConf conf, BenchReport report, Progress progress
             List<CreelClient> list = forceTcp ? tcp : local;
             CreelConf c = conf.with(ConfKeys.NET_EVENT_LOOPS, "1");
             if (forceTcp) {
-                c = c.with(ConfKeys.CLIENT_LOCAL_ACCESS, "false");
+                c = c.with(LocalTierKeys.LOCAL_ACCESS, "false");
             }
             while (list.size() < n) {
                 list.add(CreelClient.connect(c));

@@ -1,6 +1,6 @@
 package io.creel.client;
 
-import io.creel.common.storage.runtime.HostIdentity;
+import io.creel.common.net.HostIdentity;
 
 /**
  * How to place a new node.

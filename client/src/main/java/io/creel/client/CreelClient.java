@@ -2,7 +2,6 @@ package io.creel.client;
 
 import io.creel.client.block.BlockIo;
 import io.creel.client.block.BlockLocationCache;
-import io.creel.client.block.Transports;
 import io.creel.client.rpc.NamenodeRouter;
 import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.CreelConf;
@@ -17,7 +16,10 @@ import io.creel.common.protocol.OpenReply;
 import io.creel.common.protocol.StatusReply;
 import io.creel.common.rpc.EventLoops;
 import io.creel.common.rpc.RpcConnections;
-import io.creel.common.storage.TransportContext;
+import io.creel.storage.spi.TransportContext;
+import io.creel.storage.transport.BlockLocator;
+import io.creel.storage.transport.BlockTransfers;
+import io.creel.storage.transport.TransportSelector;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,7 +52,7 @@ public final class CreelClient implements AutoCloseable {
     private final EventLoops loops;
     private final RpcConnections connections;
     private final NamenodeRouter router;
-    private final Transports transports;
+    private final BlockTransfers transfers;
     private final BlockIo blockIo;
 
     private CreelClient(CreelConf conf) {
@@ -58,9 +60,9 @@ public final class CreelClient implements AutoCloseable {
         this.loops = EventLoops.create(conf, "creel-client");
         this.connections = new RpcConnections(loops, conf);
         this.router = new NamenodeRouter(conf.get(ConfKeys.NAMENODE_ADDRESS), connections);
-        this.transports = new Transports(new TransportContext(conf, connections));
-        this.blockIo = new BlockIo(router, new BlockLocationCache(conf.get(ConfKeys.CLIENT_BLOCK_CACHE_SIZE)),
-                transports, conf.get(ConfKeys.BLOCK_SIZE));
+        this.transfers = new BlockTransfers(new TransportSelector(new TransportContext(conf, connections)));
+        this.blockIo = new BlockIo(router, new BlockLocationCache(conf.get(ClientKeys.BLOCK_CACHE_SIZE)),
+                transfers, conf.get(ConfKeys.BLOCK_SIZE));
     }
 
     /** A client of the cluster named by {@code creel.namenode.address}; does not touch the network yet. */
@@ -386,7 +388,7 @@ public final class CreelClient implements AutoCloseable {
     private CompletableFuture<ByteBuffer> speculativeGet(String path, SeenValue seen) {
         int partition = router.partitionOf(PathName.parse(path));
         ByteBuffer dst = ByteBuffer.allocate((int) seen.length());
-        CompletableFuture<Void> read = transports.read(seen.block(), 0, dst.duplicate());
+        CompletableFuture<Void> read = transfers.read(path, 0, BlockLocator.at(seen.block()), 0, dst.duplicate());
         return router.lookup(partition, path, false).thenCompose(open -> {
             NodeInfo n = open.node();
             if (n.id() == seen.nodeId() && n.length() == seen.length()) {
@@ -441,11 +443,11 @@ public final class CreelClient implements AutoCloseable {
     }
 
     int bufferSize() {
-        return conf.get(ConfKeys.CLIENT_BUFFER_SIZE);
+        return conf.get(ClientKeys.BUFFER_SIZE);
     }
 
     int bagReadsInFlight() {
-        return conf.get(ConfKeys.CLIENT_BAG_READS_IN_FLIGHT);
+        return conf.get(ClientKeys.BAG_READS_IN_FLIGHT);
     }
 
     /** How long blocking helpers (java.io views, the CLI) wait for one step. */
@@ -456,7 +458,7 @@ public final class CreelClient implements AutoCloseable {
     /** Closes connections, transports and event loops; outstanding calls fail with UNAVAILABLE. */
     @Override
     public void close() {
-        transports.close();
+        transfers.close();
         connections.close();
         loops.close();
     }

@@ -61,7 +61,7 @@ public final class CreelNode {
     }
 
     NodeRef ref() {
-        return new NodeRef(partition, info.id());
+        return new NodeRef(partition, info.id(), path);
     }
 
     /** The writer of this node; the same one on every call. Needs the write lease. */

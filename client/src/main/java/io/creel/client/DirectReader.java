@@ -95,15 +95,11 @@ public final class DirectReader {
             return CompletableFuture.completedFuture(n);
         }
         ByteBuffer range = dst.slice(dst.position(), n);
+        // The caller's buffer moves here, once, when every piece has arrived; the layers below
+        // work on slices of it and report failures already worded (see BlockTransfers).
         return Futures.guard(() -> io.read(node, start, range, length)).thenApply(v -> {
             dst.position(dst.position() + n);
             return n;
-        }).exceptionallyCompose(t -> Futures.failed(withPath(t)));
-    }
-
-    private CreelException withPath(Throwable t) {
-        CreelException e = CreelException.unwrap(t);
-        String msg = e.getMessage() == null ? "" : e.getMessage();
-        return msg.startsWith(path) ? e : new CreelException(e.code(), path + ": " + msg, e);
+        });
     }
 }

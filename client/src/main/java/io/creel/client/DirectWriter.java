@@ -76,7 +76,7 @@ public final class DirectWriter {
         if (n == 0) {
             return CompletableFuture.completedFuture(null);
         }
-        CompletableFuture<Void> f = Futures.guard(() -> io.write(start, src, this::allocate));
+        CompletableFuture<Void> f = Futures.guard(() -> io.write(node, start, src, this::allocate));
         outstanding.add(f);
         CompletableFuture<Void> result = new CompletableFuture<>();
         f.whenComplete((v, t) -> {

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.creel.client.block.Transports;
 import io.creel.client.fake.FakeCluster;
 import io.creel.common.conf.CreelConf;
 import io.creel.common.error.CreelException;
@@ -15,9 +14,13 @@ import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.NodeType;
 import io.creel.common.protocol.BlockLocation;
 import io.creel.common.protocol.StorageServerInfo;
-import io.creel.common.storage.BlockTransport;
-import io.creel.common.storage.BlockTransportProvider;
-import io.creel.common.storage.TransportContext;
+import io.creel.storage.spi.BlockTransport;
+import io.creel.storage.spi.BlockTransportProvider;
+import io.creel.storage.spi.TransportContext;
+import io.creel.storage.transport.BlockLocator;
+import io.creel.storage.transport.BlockTransfers;
+import io.creel.storage.transport.TransportSelector;
+import io.creel.storage.transport.TransportSelector.Direction;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -112,30 +115,31 @@ class BagAndTransportTest {
             get(f.writer().close());
             BlockLocation loc = new BlockLocation(0, 0, cluster.storage.info(), 0, 0);
             CreelConf conf = cluster.conf();
-            List<BlockTransportProvider> fakes = Transports.loadProviders();
+            List<BlockTransportProvider> fakes = TransportSelector.loadProviders();
 
             AtomicInteger localCalls = new AtomicInteger();
-            try (Transports t = new Transports(List.of(fakes.get(0),
-                    failing("local", 0, ErrorCode.INTERNAL, localCalls)), new TransportContext(conf, null))) {
+            try (BlockTransfers t = new BlockTransfers(new TransportSelector(List.of(fakes.get(0),
+                    failing("local", 0, ErrorCode.INTERNAL, localCalls)), new TransportContext(conf, null)))) {
                 CreelClient c = cluster.client();
                 CreelNode node = get(c.lookup("/f"));
                 BlockLocation block = get(c.blockCache().get(new io.creel.client.block.BlockKey(0, node.info().id(), 0),
                         () -> CompletableFuture.failedFuture(new AssertionError("block 0 came with the lookup"))));
                 ByteBuffer dst = ByteBuffer.allocate(100);
-                get(t.read(block, 0, dst));
+                get(t.read("/f", 0, BlockLocator.at(block), 0, dst));
                 assertArrayEquals(data, dst.array());
                 assertEquals(1, localCalls.get(), "tried the cheap transport once");
-                assertEquals("fake", t.readTransportName(block.server()), "then kept the fallback");
-                get(t.read(block, 0, ByteBuffer.allocate(10)));
+                assertEquals("fake", t.selector().transportName(block.server(), Direction.READ),
+                        "then kept the fallback");
+                get(t.read("/f", 0, BlockLocator.at(block), 0, ByteBuffer.allocate(10)));
                 assertEquals(1, localCalls.get());
             }
 
             AtomicInteger staleCalls = new AtomicInteger();
-            try (Transports t = new Transports(List.of(fakes.get(0),
-                    failing("local", 0, ErrorCode.STALE_BLOCK, staleCalls)), new TransportContext(conf, null))) {
-                assertEquals(ErrorCode.STALE_BLOCK, failure(t.read(loc, 0, ByteBuffer.allocate(10))).code(),
-                        "a stale block is stale on every transport");
-                assertEquals("local", t.readTransportName(loc.server()));
+            try (BlockTransfers t = new BlockTransfers(new TransportSelector(List.of(fakes.get(0),
+                    failing("local", 0, ErrorCode.STALE_BLOCK, staleCalls)), new TransportContext(conf, null)))) {
+                assertEquals(ErrorCode.STALE_BLOCK, failure(t.read("/f", 0, BlockLocator.at(loc), 0,
+                        ByteBuffer.allocate(10))).code(), "a stale block is stale on every transport");
+                assertEquals("local", t.selector().transportName(loc.server(), Direction.READ));
             }
         }
     }

@@ -1,14 +1,13 @@
 package io.creel.hadoop;
 
+import io.creel.client.ClientKeys;
 import io.creel.client.CreateOptions;
 import io.creel.client.CreelClient;
 import io.creel.client.CreelNode;
 import io.creel.client.DirectoryEntry;
 import io.creel.client.io.NodeOutputStream;
-import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.CreelConf;
 import io.creel.common.error.CreelException;
-import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.NodeType;
 import io.creel.common.namespace.PathName;
 import io.creel.common.protocol.NodeInfo;
@@ -281,7 +280,7 @@ public class CreelFileSystem extends FileSystem {
     }
 
     private NodeOutputStream outputStream(CreelNode node) {
-        return new NodeOutputStream(node.writer(), client.conf().get(ConfKeys.CLIENT_BUFFER_SIZE), timeout);
+        return new NodeOutputStream(node.writer(), client.conf().get(ClientKeys.BUFFER_SIZE), timeout);
     }
 
     // ---- namespace ----

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.creel.client.CreelClient;
 import io.creel.client.CreelNode;
 import io.creel.common.namespace.NodeType;
-import io.creel.common.storage.runtime.StorageServerRuntime;
+import io.creel.storage.runtime.StorageServerRuntime;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

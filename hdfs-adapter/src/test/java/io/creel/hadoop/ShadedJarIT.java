@@ -3,7 +3,7 @@ package io.creel.hadoop;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.creel.launcher.LocalCluster;
+import io.creel.minicluster.MiniCluster;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -43,7 +43,7 @@ class ShadedJarIT {
         Files.writeString(confDir.resolve("core-site.xml"), "<?xml version=\"1.0\"?>\n<configuration/>\n");
         String cp = confDir + File.pathSeparator + shaded.toAbsolutePath() + File.pathSeparator + hadoopPath;
 
-        try (LocalCluster cluster = LocalCluster.builder().dram(32L << 20).disk(32L << 20)
+        try (MiniCluster cluster = MiniCluster.builder().dram(32L << 20).disk(32L << 20)
                 .dramDir(Files.createDirectories(tmp.resolve("dram"))).diskDir(Files.createDirectories(tmp.resolve("disk")))
                 .start()) {
             String root = cluster.address().toUri();

@@ -1,6 +1,6 @@
 package io.creel.hadoop;
 
-import io.creel.launcher.LocalCluster;
+import io.creel.minicluster.MiniCluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -20,13 +20,13 @@ public final class TestCluster {
     /** Bytes per block in the test cluster. */
     public static final long BLOCK_SIZE = 64 << 10;
 
-    private static LocalCluster cluster;
+    private static MiniCluster cluster;
 
     private TestCluster() {
     }
 
     /** The running cluster. */
-    public static synchronized LocalCluster get() {
+    public static synchronized MiniCluster get() {
         if (cluster == null) {
             cluster = start();
         }
@@ -52,14 +52,14 @@ public final class TestCluster {
         return conf;
     }
 
-    private static LocalCluster start() {
+    private static MiniCluster start() {
         try {
             Path shm = Path.of("/dev/shm");
             Path dramDir = Files.isDirectory(shm) && Files.isWritable(shm)
                     ? Files.createTempDirectory(shm, "creel-hadoop-test-")
                     : Files.createTempDirectory("creel-hadoop-test-dram-");
             Path diskDir = Files.createTempDirectory("creel-hadoop-test-disk-");
-            LocalCluster c = LocalCluster.builder().dramDir(dramDir).diskDir(diskDir)
+            MiniCluster c = MiniCluster.builder().dramDir(dramDir).diskDir(diskDir)
                     .dram(256L << 20).disk(256L << 20)
                     .set("creel.net.event.loops", "2")
                     .set("creel.block.size", Long.toString(BLOCK_SIZE))

@@ -1,11 +1,11 @@
 package io.creel.launcher;
 
 import io.creel.bench.BenchCommand;
-import io.creel.client.cli.AdminCommand;
-import io.creel.client.cli.CliErrors;
-import io.creel.client.cli.FsCommand;
-import io.creel.client.cli.KvCommand;
-import io.creel.client.cli.ReportCommand;
+import io.creel.cli.AdminCommand;
+import io.creel.cli.CliErrors;
+import io.creel.cli.FsCommand;
+import io.creel.cli.KvCommand;
+import io.creel.cli.ReportCommand;
 import java.util.Set;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

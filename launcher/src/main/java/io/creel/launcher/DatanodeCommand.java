@@ -1,9 +1,11 @@
 package io.creel.launcher;
 
-import io.creel.client.cli.CommonOptions;
+import io.creel.cli.CommonOptions;
 import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.CreelConf;
-import io.creel.common.storage.runtime.StorageServerRuntime;
+import io.creel.storage.StorageKeys;
+import io.creel.storage.runtime.StorageServerRuntime;
+import io.creel.storage.server.StorageServer;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -38,7 +40,7 @@ public final class DatanodeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        StorageServerRuntime.findTier(tier); // an unknown tier is named before its settings are checked
+        StorageServer.findTier(tier); // an unknown tier is named before its settings are checked
         Map<String, String> o = new LinkedHashMap<>();
         if (size != null) {
             o.put("creel.storage." + tier + ".size", size);
@@ -47,13 +49,13 @@ public final class DatanodeCommand implements Callable<Integer> {
             o.put("creel.storage." + tier + ".path", path);
         }
         if (port != null) {
-            o.put(ConfKeys.STORAGE_PORT.name(), Integer.toString(port));
+            o.put(StorageKeys.PORT.name(), Integer.toString(port));
         }
         if (storageClass != null) {
-            o.put(ConfKeys.STORAGE_CLASS.name(), storageClass);
+            o.put(StorageKeys.CLASS.name(), storageClass);
         }
         if (host != null) {
-            o.put(ConfKeys.STORAGE_ADVERTISE_HOST.name(), host);
+            o.put(StorageKeys.ADVERTISE_HOST.name(), host);
         }
         CreelConf conf = common.loadConf().with(o);
         StorageServerRuntime rt = StorageServerRuntime.start(conf, tier);

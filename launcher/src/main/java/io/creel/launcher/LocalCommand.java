@@ -1,11 +1,13 @@
 package io.creel.launcher;
 
-import io.creel.client.cli.CommonOptions;
+import io.creel.cli.CommonOptions;
 import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.ConfValues;
 import io.creel.common.conf.CreelConf;
 import io.creel.common.protocol.StorageServerInfo;
-import io.creel.common.storage.runtime.StorageServerRuntime;
+import io.creel.minicluster.MiniCluster;
+import io.creel.storage.local.transport.SameHostFiles;
+import io.creel.storage.runtime.StorageServerRuntime;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Map;
@@ -42,7 +44,7 @@ public final class LocalCommand implements Callable<Integer> {
         long dramBytes = parseSize("--dram", dram);
         long diskBytes = parseSize("--disk", disk);
         int nnPort = port != null ? port : conf.get(ConfKeys.NAMENODE_ADDRESS).get(0).port();
-        LocalCluster.Builder b = LocalCluster.builder().port(nnPort).dram(dramBytes).disk(diskBytes)
+        MiniCluster.Builder b = MiniCluster.builder().port(nnPort).dram(dramBytes).disk(diskBytes)
                 .servers(dramBytes > 0 ? 1 : 0, diskBytes > 0 ? 1 : 0);
         for (Map.Entry<String, String> e : conf.explicitSettings().entrySet()) {
             if (!e.getKey().equals(ConfKeys.NAMENODE_ADDRESS.name())) {
@@ -52,13 +54,13 @@ public final class LocalCommand implements Callable<Integer> {
         if (dataDir != null) {
             b.diskDir(dataDir);
         }
-        LocalCluster cluster = b.start();
+        MiniCluster cluster = b.start();
         PrintStream out = System.out;
         out.println("Creel local cluster serving at " + cluster.address().toUri().replace("127.0.0.1", "localhost"));
         for (StorageServerRuntime s : cluster.storageServers()) {
             StorageServerInfo i = s.info();
             out.printf("  %-5s tier  %10s  at %s  (%s)%n", i.tier(), ConfValues.formatSize(i.blockCount() * i.blockSize()),
-                    i.address(), i.dataPath());
+                    i.address(), SameHostFiles.of(i).dataPath());
         }
         out.println("Try: bin/creel fs put FILE /x   |   bin/creel report   |   Ctrl-C stops the cluster");
         out.flush();

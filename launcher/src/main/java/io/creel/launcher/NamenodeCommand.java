@@ -1,9 +1,10 @@
 package io.creel.launcher;
 
-import io.creel.client.cli.CommonOptions;
+import io.creel.cli.CommonOptions;
 import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.CreelConf;
 import io.creel.common.net.HostPort;
+import io.creel.namenode.NamenodeKeys;
 import io.creel.namenode.NamenodeServer;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
@@ -13,10 +14,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code creel namenode}: the metadata server daemon. */
 @Command(name = "namenode", mixinStandardHelpOptions = true, description = "Run a namenode until interrupted.")
@@ -51,8 +52,8 @@ public final class NamenodeCommand implements Callable<Integer> {
         } else {
             p = all.get(localEntry(all)).port();
         }
-        NamenodeServer nn = NamenodeServer.start(conf, conf.get(ConfKeys.NAMENODE_BIND_HOST), p);
-        System.out.println("Creel namenode listening on " + conf.get(ConfKeys.NAMENODE_BIND_HOST) + ":" + nn.port());
+        NamenodeServer nn = NamenodeServer.start(conf, conf.get(NamenodeKeys.BIND_HOST), p);
+        System.out.println("Creel namenode listening on " + conf.get(NamenodeKeys.BIND_HOST) + ":" + nn.port());
         System.out.flush();
         return Daemons.runUntilInterrupted("namenode", nn);
     }

@@ -2,18 +2,18 @@ package io.creel.namenode;
 
 import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.CreelConf;
+import io.creel.common.protocol.StatusReply;
 import io.creel.common.rpc.EventLoops;
 import io.creel.common.rpc.RpcConnections;
 import io.creel.common.rpc.RpcServer;
-import io.creel.namenode.allocation.RegionBroker;
 import io.creel.namenode.allocation.BlockAllocator;
+import io.creel.namenode.allocation.RegionBroker;
 import io.creel.namenode.namespace.Namespace;
 import io.creel.namenode.persistence.NamenodePersistence;
 import io.creel.namenode.records.DataPlaneRecordStore;
 import io.creel.namenode.records.RecordStore;
 import io.creel.namenode.registry.ServerRegistry;
 import io.creel.namenode.service.NamenodeService;
-import io.creel.common.protocol.StatusReply;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -74,9 +74,9 @@ public final class NamenodeServer implements AutoCloseable {
     private static NamenodeServer start(CreelConf conf, String bindHost, int port, EventLoops loops,
                                         EventLoops ownLoops) {
         long blockSize = conf.get(ConfKeys.BLOCK_SIZE);
-        long reuseDelay = conf.get(ConfKeys.NAMENODE_REUSE_DELAY).toMillis();
+        long reuseDelay = conf.get(NamenodeKeys.REUSE_DELAY).toMillis();
         ServerRegistry registry = new ServerRegistry(conf.get(ConfKeys.STORAGE_CLASSES), blockSize,
-                conf.get(ConfKeys.NAMENODE_SERVER_TIMEOUT).toMillis(), System::currentTimeMillis);
+                conf.get(NamenodeKeys.SERVER_TIMEOUT).toMillis(), System::currentTimeMillis);
         BlockAllocator allocator = new BlockAllocator(conf.get(ConfKeys.STORAGE_CLASSES), registry, reuseDelay,
                 System::currentTimeMillis);
         RecordStore records = new DataPlaneRecordStore(conf, loops);
@@ -87,7 +87,7 @@ public final class NamenodeServer implements AutoCloseable {
         NamenodePersistence persistence = null;
         RpcServer rpc;
         try {
-            if (!conf.get(ConfKeys.NAMENODE_LOG_DIR).isEmpty()) {
+            if (!conf.get(NamenodeKeys.LOG_DIR).isEmpty()) {
                 // Restored before serving: no call sees a namespace that is still being rebuilt.
                 persistence = NamenodePersistence.open(conf, namespace, registry, allocator);
             }
@@ -103,7 +103,7 @@ public final class NamenodeServer implements AutoCloseable {
         }
         // Retirements are also ended lazily by every call; the timer returns blocks when the namenode is idle.
         long period = Math.max(50, Math.min(1000, reuseDelay / 2));
-        long idleMillis = conf.get(ConfKeys.NAMENODE_REGION_IDLE).toMillis();
+        long idleMillis = conf.get(NamenodeKeys.REGION_IDLE).toMillis();
         ScheduledFuture<?> releaser = loops.group().next().scheduleAtFixedRate(() -> {
             namespace.releaseDue();
             regions.releaseIdle(idleMillis);

@@ -2,31 +2,33 @@ package io.creel.client.block;
 
 import io.creel.client.Futures;
 import io.creel.client.rpc.NamenodeRouter;
-import io.creel.common.error.CreelException;
-import io.creel.common.error.ErrorCode;
 import io.creel.common.protocol.BlockLocation;
+import io.creel.storage.transport.BlockLocator;
+import io.creel.storage.transport.BlockTransfers;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Moves byte ranges of a node's data: splits a range at block boundaries, finds each block's
- * location (cache, else MAP), and hands the pieces to the block's transport, all pieces at once.
+ * Moves byte ranges of a node's data: splits a range at block boundaries and hands each piece, with
+ * a locator backed by the block-location cache (else MAP), to {@link BlockTransfers}, all pieces at
+ * once. What happens when a piece fails (a fresh location, another transport, the error's wording)
+ * is decided there, not here.
  *
- * <p>Lookups overlap transfers: when the transfer of block i starts and the node extends beyond
- * it, the location of block i+1 is requested right away, so a sequential reader finds it ready.
+ * <p>Lookups overlap transfers: once the location of block i is known and the node extends beyond
+ * it, the location of block i+1 is requested, so a sequential reader finds it ready.
  */
 public final class BlockIo {
     private final NamenodeRouter router;
     private final BlockLocationCache cache;
-    private final Transports transports;
+    private final BlockTransfers transfers;
     private final long blockSize;
 
-    public BlockIo(NamenodeRouter router, BlockLocationCache cache, Transports transports, long blockSize) {
+    public BlockIo(NamenodeRouter router, BlockLocationCache cache, BlockTransfers transfers, long blockSize) {
         this.router = router;
         this.cache = cache;
-        this.transports = transports;
+        this.transfers = transfers;
         this.blockSize = blockSize;
     }
 
@@ -38,8 +40,8 @@ public final class BlockIo {
         return cache;
     }
 
-    public Transports transports() {
-        return transports;
+    public BlockTransfers transfers() {
+        return transfers;
     }
 
     /** The location of an existing block (MAP without a lease, so nothing is allocated). */
@@ -67,34 +69,36 @@ public final class BlockIo {
             int n = (int) Math.min(total - done, blockSize - offset);
             ByteBuffer slice = dst.slice(dst.position() + done, n);
             boolean more = (index + 1) * blockSize < nodeLength;
-            pieces.add(readPiece(node, index, offset, slice, more, true));
+            pieces.add(transfers.read(node.path(), index, locator(node, index, more), offset, slice));
             done += n;
         }
         return allOf(pieces);
     }
 
-    private CompletableFuture<Void> readPiece(NodeRef node, long index, int offset, ByteBuffer slice, boolean more,
-                                              boolean mayRetry) {
-        return locate(node, index).thenCompose(loc -> {
-            int start = slice.position();
-            CompletableFuture<Void> transfer = transports.read(loc, offset, slice);
-            if (more) {
-                locate(node, index + 1); // overlap: the next lookup runs while this transfer does
+    /**
+     * Block {@code index} of {@code node} through the cache; a stale location is dropped and asked
+     * for again. With {@code more}, the next block's lookup starts as soon as this block's transfer does.
+     */
+    private BlockLocator locator(NodeRef node, long index, boolean more) {
+        return new BlockLocator() {
+            @Override
+            public CompletableFuture<BlockLocation> locate() {
+                return BlockIo.this.locate(node, index);
             }
-            return transfer.handle((v, t) -> {
-                if (t == null) {
-                    return CompletableFuture.<Void>completedFuture(null);
+
+            @Override
+            public CompletableFuture<BlockLocation> relocate(BlockLocation stale) {
+                cache.invalidate(node.block(index), stale);
+                return BlockIo.this.locate(node, index);
+            }
+
+            @Override
+            public void transferStarted(BlockLocation at) {
+                if (more) {
+                    BlockIo.this.locate(node, index + 1); // overlap: the next lookup runs while this transfer does
                 }
-                CreelException e = CreelException.unwrap(t);
-                if (mayRetry && e.code() == ErrorCode.STALE_BLOCK) {
-                    // The cached location outlived its allocation; ask the namenode once more.
-                    cache.invalidate(node.block(index), loc);
-                    slice.position(start);
-                    return readPiece(node, index, offset, slice, false, false);
-                }
-                return CompletableFuture.<Void>failedFuture(e);
-            }).thenCompose(f -> f);
-        });
+            }
+        };
     }
 
     /**
@@ -102,7 +106,7 @@ public final class BlockIo {
      * piece, all pieces concurrently; {@code src}'s position is not moved. {@code allocator} gives
      * each block's location (the writer allocates blocks in order).
      */
-    public CompletableFuture<Void> write(long position, ByteBuffer src, BlockAllocator allocator) {
+    public CompletableFuture<Void> write(NodeRef node, long position, ByteBuffer src, BlockAllocator allocator) {
         List<CompletableFuture<Void>> pieces = new ArrayList<>();
         int done = 0;
         int total = src.remaining();
@@ -114,13 +118,12 @@ public final class BlockIo {
             ByteBuffer slice = src.slice(src.position() + done, n);
             boolean last = done + n == total;
             boolean preallocate = last && offset + n >= blockSize / 2;
-            pieces.add(allocator.allocate(index).thenCompose(loc -> {
-                CompletableFuture<Void> transfer = transports.write(loc, offset, slice);
-                if (preallocate) {
-                    allocator.allocate(index + 1); // the next block is ready before the writer gets there
-                }
-                return transfer;
-            }));
+            CompletableFuture<BlockLocation> where = allocator.allocate(index);
+            if (preallocate) {
+                // the next block is ready before the writer gets there
+                where.thenRun(() -> allocator.allocate(index + 1));
+            }
+            pieces.add(transfers.write(node.path(), index, () -> where, offset, slice));
             done += n;
         }
         return allOf(pieces);

@@ -43,8 +43,8 @@ public final class FakeStorage {
     public FakeStorage(int blockSize, long blockCount) {
         int port = PORTS.incrementAndGet();
         this.blockSize = blockSize;
-        this.info = new StorageServerInfo(1, "fake", "dram", "fake-host", port, "fake-machine", blockCount, blockSize,
-                "", 0, "", 0, port * 31L);
+        this.info = StorageServerInfo.of(1, "fake", "dram", "fake-host", port, "fake-machine", blockCount, blockSize,
+                port * 31L, java.util.Map.of());
         REGISTRY.put(port, this);
     }
 

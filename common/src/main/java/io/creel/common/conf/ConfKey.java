@@ -34,6 +34,17 @@ public final class ConfKey<T> {
         return description;
     }
 
+    /**
+     * A key of a module outside {@code common} (a tier, a transport, the namenode): declared by that
+     * module in a {@link ConfKeySource}, so the configuration knows it wherever the module is on
+     * the class path. The default must parse; a default that does not is a bug, caught here.
+     */
+    public static <T> ConfKey<T> of(String name, String defaultText, Function<String, T> parser, String description) {
+        ConfKey<T> k = new ConfKey<>(name, defaultText, parser, description);
+        k.parse(defaultText);
+        return k;
+    }
+
     /** Parses a value for this key; throws {@link IllegalArgumentException} saying what is wrong. */
     public T parse(String text) {
         return parser.apply(text.trim());

@@ -114,4 +114,32 @@ public final class ConfValues {
         Arrays.stream(text.split(",")).map(String::trim).filter(x -> !x.isEmpty()).forEach(out::add);
         return List.copyOf(out);
     }
+
+    /** A size in [min, max]; the message names both bounds. */
+    public static long parseBounded(String v, long min, long max) {
+        long size = parseSize(v);
+        if (size < min || size > max) {
+            throw new IllegalArgumentException("must be between " + formatSize(min) + " and "
+                    + formatSize(max) + ": " + v);
+        }
+        return size;
+    }
+
+    /** The text itself, unless it is empty. */
+    public static String nonEmpty(String v) {
+        if (v.isEmpty()) {
+            throw new IllegalArgumentException("must not be empty");
+        }
+        return v;
+    }
+
+    /** The text, if it is one of {@code allowed}. */
+    public static String oneOf(String v, String... allowed) {
+        for (String a : allowed) {
+            if (a.equals(v)) {
+                return v;
+            }
+        }
+        throw new IllegalArgumentException("must be one of " + String.join(", ", allowed) + ": " + v);
+    }
 }

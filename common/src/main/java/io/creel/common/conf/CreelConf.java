@@ -125,9 +125,18 @@ public final class CreelConf {
         return with(Map.of(key.name(), value));
     }
 
+    /**
+     * The value of {@code key}. A key declared by a module whose {@link ConfKeySource} is not
+     * registered is a packaging bug, reported as such rather than as a null.
+     */
     @SuppressWarnings("unchecked")
     public <T> T get(ConfKey<T> key) {
-        return (T) values.get(key);
+        Object v = values.get(key);
+        if (v == null) {
+            throw new IllegalStateException("configuration key " + key.name() + " is not registered: the "
+                    + "META-INF/services/" + ConfKeySource.class.getName() + " entry of its module is missing");
+        }
+        return (T) v;
     }
 
     /** The keys set explicitly (not defaults), as text. */

@@ -1,32 +1,66 @@
 package io.creel.common.protocol;
 
 import io.netty.buffer.ByteBuf;
+import java.util.Collections;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * A storage server as it registers and as clients see it in block locations.
  *
- * @param serverId    assigned by the namenode at registration (0 in a register request)
- * @param tier        the tier implementation ("dram", "disk"), which picks the client transports
+ * <p>The fixed fields are what every server has. What only some transports need to reach it (the
+ * files a same-host client maps, an RDMA key, an NVMe-oF target) travels in {@code attributes},
+ * named by the module that puts it there ({@code local.data.path}, {@code rdma.port}, ...), so a
+ * new tier or transport adds attributes without changing this message.
+ *
+ * @param serverId     assigned by the namenode at registration (0 in a register request)
+ * @param tier         the tier implementation ("dram", "disk"), which picks the client transports
  * @param storageClass the class its blocks belong to
- * @param host        host name clients connect to
- * @param port        data-plane port
- * @param hostId      identity of the machine (for same-host placement preference)
- * @param blockCount  blocks exported
- * @param blockSize   bytes per block
- * @param dataPath    file holding the block data, for same-host access ("" if none)
- * @param dataOffset  byte offset of block 0 in {@code dataPath}
- * @param tagPath     file holding the block tag table, for same-host access ("" if none)
- * @param tagOffset   byte offset of the tag table in {@code tagPath}
- * @param localToken  random identity written in the tag file header: a client that opens
- *                    {@code tagPath} and finds this token is on the same host as the server
+ * @param host         host name clients connect to
+ * @param port         the server's port (control requests, and block requests over TCP)
+ * @param hostId       identity of the machine (for same-host placement preference)
+ * @param blockCount   blocks exported
+ * @param blockSize    bytes per block
+ * @param localToken   random identity of the server's medium (its tag file carries it too): a
+ *                     same-host client that finds it in the file it opened knows the file is the
+ *                     server's, and namenodes recognise a restarted persistent server by it
+ * @param attributes   transport-specific ways to reach the server, by name (sorted, immutable)
  */
 public record StorageServerInfo(int serverId, String tier, String storageClass, String host, int port,
-                                String hostId, long blockCount, int blockSize, String dataPath, long dataOffset,
-                                String tagPath, long tagOffset, long localToken) implements Message {
+                                String hostId, long blockCount, int blockSize, long localToken,
+                                SortedMap<String, String> attributes) implements Message {
+    /** Most attributes a server may carry; a description is small, and a hostile one must stay small. */
+    public static final int MAX_ATTRIBUTES = 64;
+
+    public StorageServerInfo {
+        attributes = Collections.unmodifiableSortedMap(new TreeMap<>(attributes));
+    }
+
+    /** A description with these attributes (any map; kept sorted). */
+    public static StorageServerInfo of(int serverId, String tier, String storageClass, String host, int port,
+                                       String hostId, long blockCount, int blockSize, long localToken,
+                                       Map<String, String> attributes) {
+        return new StorageServerInfo(serverId, tier, storageClass, host, port, hostId, blockCount, blockSize,
+                localToken, new TreeMap<>(attributes));
+    }
 
     public StorageServerInfo withServerId(int id) {
-        return new StorageServerInfo(id, tier, storageClass, host, port, hostId, blockCount, blockSize, dataPath,
-                dataOffset, tagPath, tagOffset, localToken);
+        return new StorageServerInfo(id, tier, storageClass, host, port, hostId, blockCount, blockSize, localToken,
+                attributes);
+    }
+
+    /** The same server with {@code more} attributes added (replacing any of the same name). */
+    public StorageServerInfo withAttributes(Map<String, String> more) {
+        TreeMap<String, String> all = new TreeMap<>(attributes);
+        all.putAll(more);
+        return new StorageServerInfo(serverId, tier, storageClass, host, port, hostId, blockCount, blockSize,
+                localToken, all);
+    }
+
+    /** The attribute {@code name}, or "" if the server does not have it. */
+    public String attribute(String name) {
+        return attributes.getOrDefault(name, "");
     }
 
     /** host:port, the way errors and reports name a server. */
@@ -44,21 +78,36 @@ public record StorageServerInfo(int serverId, String tier, String storageClass, 
         Wire.writeString(out, hostId);
         out.writeLong(blockCount);
         out.writeInt(blockSize);
-        Wire.writeString(out, dataPath);
-        out.writeLong(dataOffset);
-        Wire.writeString(out, tagPath);
-        out.writeLong(tagOffset);
         out.writeLong(localToken);
+        out.writeShort(attributes.size());
+        for (Map.Entry<String, String> a : attributes.entrySet()) {
+            Wire.writeString(out, a.getKey());
+            Wire.writeString(out, a.getValue());
+        }
     }
 
     public static StorageServerInfo decode(ByteBuf in) {
-        return new StorageServerInfo(Wire.readInt(in, "server.id"), Wire.readString(in, "server.tier"),
-                Wire.readString(in, "server.class"), Wire.readString(in, "server.host"),
-                Wire.readUnsignedShort(in, "server.port"), Wire.readString(in, "server.hostId"),
-                Wire.readNonNegativeLong(in, "server.blockCount"),
-                Wire.readInt(in, "server.blockSize", 512, 1 << 30),
-                Wire.readString(in, "server.dataPath"), Wire.readNonNegativeLong(in, "server.dataOffset"),
-                Wire.readString(in, "server.tagPath"), Wire.readNonNegativeLong(in, "server.tagOffset"),
-                Wire.readLong(in, "server.localToken"));
+        int serverId = Wire.readInt(in, "server.id");
+        String tier = Wire.readString(in, "server.tier");
+        String storageClass = Wire.readString(in, "server.class");
+        String host = Wire.readString(in, "server.host");
+        int port = Wire.readUnsignedShort(in, "server.port");
+        String hostId = Wire.readString(in, "server.hostId");
+        long blockCount = Wire.readNonNegativeLong(in, "server.blockCount");
+        int blockSize = Wire.readInt(in, "server.blockSize", 512, 1 << 30);
+        long token = Wire.readLong(in, "server.localToken");
+        int n = Wire.readUnsignedShort(in, "server.attributes");
+        if (n > MAX_ATTRIBUTES) {
+            throw new ProtocolException("server.attributes: " + n + " attributes, at most " + MAX_ATTRIBUTES);
+        }
+        TreeMap<String, String> attributes = new TreeMap<>();
+        for (int i = 0; i < n; i++) {
+            String name = Wire.readString(in, "server.attribute.name");
+            if (attributes.put(name, Wire.readString(in, "server.attribute.value")) != null) {
+                throw new ProtocolException("server.attributes: " + name + " appears twice");
+            }
+        }
+        return new StorageServerInfo(serverId, tier, storageClass, host, port, hostId, blockCount, blockSize, token,
+                attributes);
     }
 }

@@ -47,10 +47,10 @@ class CreelConfTest {
     @Test
     void loadsAFileAndAppliesOverridesOnTop(@TempDir Path dir) throws IOException {
         Path f = dir.resolve("creel-site.conf");
-        Files.writeString(f, "# comment\ncreel.block.size = 4m\ncreel.storage.dram.size=64m\n");
-        CreelConf c = CreelConf.load(f, Map.of("creel.storage.dram.size", "32m"));
+        Files.writeString(f, "# comment\ncreel.block.size = 4m\ncreel.client.request.timeout=64s\n");
+        CreelConf c = CreelConf.load(f, Map.of("creel.client.request.timeout", "32s"));
         assertEquals(4L << 20, c.get(ConfKeys.BLOCK_SIZE));
-        assertEquals(32L << 20, c.get(ConfKeys.STORAGE_DRAM_SIZE));
+        assertEquals(Duration.ofSeconds(32), c.get(ConfKeys.CLIENT_REQUEST_TIMEOUT));
     }
 
     @Test
@@ -70,5 +70,22 @@ class CreelConfTest {
         assertEquals(new HostPort("10.0.0.1", 9060), HostPort.parse("creel://10.0.0.1:9060"));
         assertEquals(new HostPort("::1", 9060), HostPort.parse("[::1]:9060"));
         assertThrows(IllegalArgumentException.class, () -> HostPort.parse("creel://nohost"));
+    }
+
+    @Test
+    void aModulesKeysAreKnownWhereItsKeySourceIsOnTheClassPath() {
+        // TestKeys is registered in this module's test resources, as a tier registers its keys.
+        assertTrue(ConfKeys.all().containsKey(TestKeys.WIDGETS.name()));
+        CreelConf c = CreelConf.of(Map.of("creel.test.widgets", "7"));
+        assertEquals(7, c.get(TestKeys.WIDGETS));
+        assertEquals(3, CreelConf.defaults().get(TestKeys.WIDGETS), "its default applies when unset");
+        CreelException e = assertThrows(CreelException.class, () -> CreelConf.of(Map.of("creel.test.widgets", "-1")));
+        assertTrue(e.getMessage().contains("creel.test.widgets"), e.getMessage());
+    }
+
+    @Test
+    void aKeyWhoseDefaultDoesNotParseIsRejectedWhereItIsDeclared() {
+        assertThrows(IllegalArgumentException.class,
+                () -> ConfKey.of("creel.test.broken", "many", v -> ConfValues.parseInt(v, 0, 9), "broken"));
     }
 }

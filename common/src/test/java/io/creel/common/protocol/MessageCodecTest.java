@@ -2,18 +2,21 @@ package io.creel.common.protocol;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.creel.common.namespace.NodeType;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /** Every message survives a round trip, and every truncation of it is a ProtocolException, never a crash. */
 class MessageCodecTest {
-    private static final StorageServerInfo SERVER = new StorageServerInfo(7, "dram", "dram", "host-a", 40123,
-            "machine-1", 1024, 1 << 20, "/dev/shm/creel/r1", 2 << 20, "/dev/shm/creel/r1", 4096, 0x1234_5678_9abcL);
+    private static final StorageServerInfo SERVER = StorageServerInfo.of(7, "dram", "dram", "host-a", 40123,
+            "machine-1", 1024, 1 << 20, 0x1234_5678_9abcL, Map.of("local.data.path", "/dev/shm/creel/r1",
+                    "local.data.offset", "2097152", "rdma.port", "4791"));
     private static final NodeInfo NODE = new NodeInfo(42, NodeType.KEYVALUE, 12345, "dram", "host-a", true,
             1_700_000_000_000L, false);
     private static final BlockLocation BLOCK = new BlockLocation(42, 3, SERVER, 99, 1L << 50);
@@ -90,5 +93,30 @@ class MessageCodecTest {
         ByteBuf hugeString = Unpooled.buffer();
         hugeString.writeShort(60000);
         assertThrows(ProtocolException.class, () -> LookupRequest.decode(hugeString));
+    }
+
+    @Test
+    void aServerDescriptionCarriesItsAttributesAndRefusesHostileCounts() {
+        ByteBuf b = Unpooled.buffer();
+        SERVER.encode(b);
+        StorageServerInfo back = StorageServerInfo.decode(b);
+        assertEquals(SERVER, back);
+        assertEquals("4791", back.attribute("rdma.port"));
+        assertEquals("", back.attribute("nvmf.nqn"), "an attribute the server lacks reads as empty");
+
+        ByteBuf tooMany = Unpooled.buffer();
+        StorageServerInfo.of(1, "dram", "dram", "h", 1, "m", 1, 4096, 1, Map.of()).encode(tooMany);
+        tooMany.setShort(tooMany.writerIndex() - 2, StorageServerInfo.MAX_ATTRIBUTES + 1);
+        ProtocolException e = assertThrows(ProtocolException.class, () -> StorageServerInfo.decode(tooMany));
+        assertTrue(e.getMessage().contains("server.attributes"), e.getMessage());
+
+        ByteBuf twice = Unpooled.buffer();
+        StorageServerInfo.of(1, "dram", "dram", "h", 1, "m", 1, 4096, 1, Map.of()).encode(twice);
+        twice.setShort(twice.writerIndex() - 2, 2);
+        Wire.writeString(twice, "a");
+        Wire.writeString(twice, "1");
+        Wire.writeString(twice, "a");
+        Wire.writeString(twice, "2");
+        assertThrows(ProtocolException.class, () -> StorageServerInfo.decode(twice));
     }
 }

@@ -1,10 +1,10 @@
 package io.creel.namenode.persistence;
 
-import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.CreelConf;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.NodeType;
+import io.creel.namenode.NamenodeKeys;
 import io.creel.namenode.allocation.AllocatedBlock;
 import io.creel.namenode.allocation.BlockAllocator;
 import io.creel.namenode.namespace.Namespace;
@@ -76,10 +76,10 @@ public final class NamenodePersistence implements AutoCloseable {
      */
     public static NamenodePersistence open(CreelConf conf, Namespace namespace, ServerRegistry registry,
                                            BlockAllocator allocator) {
-        Path dir = Path.of(conf.get(ConfKeys.NAMENODE_LOG_DIR)).toAbsolutePath();
-        OperationLog.SyncPolicy policy = OperationLog.SyncPolicy.parse(conf.get(ConfKeys.NAMENODE_LOG_SYNC));
-        long interval = conf.get(ConfKeys.NAMENODE_LOG_SYNC_INTERVAL).toNanos();
-        long checkpointMillis = Math.max(1, conf.get(ConfKeys.NAMENODE_CHECKPOINT_INTERVAL).toMillis());
+        Path dir = Path.of(conf.get(NamenodeKeys.LOG_DIR)).toAbsolutePath();
+        OperationLog.SyncPolicy policy = OperationLog.SyncPolicy.parse(conf.get(NamenodeKeys.LOG_SYNC));
+        long interval = conf.get(NamenodeKeys.LOG_SYNC_INTERVAL).toNanos();
+        long checkpointMillis = Math.max(1, conf.get(NamenodeKeys.CHECKPOINT_INTERVAL).toMillis());
         FileChannel lock = lock(dir);
         OperationLog log = null;
         try {

@@ -24,8 +24,8 @@ import io.creel.common.protocol.MapReply;
 import io.creel.common.protocol.MapRequest;
 import io.creel.common.protocol.MoveRequest;
 import io.creel.common.protocol.NodeReply;
-import io.creel.common.protocol.OpenReply;
 import io.creel.common.protocol.Opcode;
+import io.creel.common.protocol.OpenReply;
 import io.creel.common.protocol.RegisterReply;
 import io.creel.common.protocol.RegisterRequest;
 import io.creel.common.protocol.RemoveRequest;
@@ -34,9 +34,12 @@ import io.creel.common.protocol.StatusReply;
 import io.creel.common.protocol.StorageServerInfo;
 import io.creel.common.rpc.EventLoops;
 import io.creel.common.rpc.RpcClient;
+import io.creel.common.rpc.RpcServer;
 import io.creel.namenode.NamenodeServer;
 import io.creel.namenode.testing.Expect;
 import io.creel.namenode.testing.MemoryBlocks;
+import io.creel.storage.format.BlockTags;
+import io.creel.storage.runtime.RegionArbiter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -50,9 +53,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import io.creel.common.rpc.RpcServer;
-import io.creel.common.storage.BlockTags;
-import io.creel.common.storage.runtime.RegionArbiter;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -84,7 +84,7 @@ class NamenodeServerTest {
         RegionArbiter arbiter = new RegionArbiter("fake " + tier, blocks, 64, tags);
         RpcServer rpc = RpcServer.start("fake " + tier, "127.0.0.1", 0, loops, conf.maxFrameSize(), arbiter);
         fakeServers.add(rpc);
-        return new StorageServerInfo(0, tier, "dram", "127.0.0.1", rpc.port(), "m1", blocks, 4096, "", 0, "", 0, token);
+        return StorageServerInfo.of(0, tier, "dram", "127.0.0.1", rpc.port(), "m1", blocks, 4096, token, java.util.Map.of());
     }
 
     @AfterEach

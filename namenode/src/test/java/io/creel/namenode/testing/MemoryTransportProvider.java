@@ -2,9 +2,9 @@ package io.creel.namenode.testing;
 
 import io.creel.common.protocol.BlockLocation;
 import io.creel.common.protocol.StorageServerInfo;
-import io.creel.common.storage.BlockTransport;
-import io.creel.common.storage.BlockTransportProvider;
-import io.creel.common.storage.TransportContext;
+import io.creel.storage.spi.BlockTransport;
+import io.creel.storage.spi.BlockTransportProvider;
+import io.creel.storage.spi.TransportContext;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 

@@ -17,7 +17,7 @@ public final class Servers {
 
     public static StorageServerInfo server(String tier, String storageClass, String host, int port, long blocks,
                                            int blockSize, long token) {
-        return new StorageServerInfo(0, tier, storageClass, host, port, "machine-" + host, blocks, blockSize, "", 0,
-                "", 0, token);
+        return StorageServerInfo.of(0, tier, storageClass, host, port, "machine-" + host, blocks, blockSize, token,
+                java.util.Map.of());
     }
 }

@@ -7,8 +7,8 @@ import io.creel.common.protocol.BlockWriteHeader;
 import io.creel.common.protocol.Empty;
 import io.creel.common.rpc.RequestHandler;
 import io.creel.common.rpc.RpcCall;
-import io.creel.common.storage.BlockTags;
-import io.creel.storage.tcp.medium.BlockMedium;
+import io.creel.storage.format.BlockTags;
+import io.creel.storage.spi.BlockMedium;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -30,19 +30,16 @@ public final class BlockRequestHandler implements RequestHandler {
     private final String name;
     private final BlockMedium medium;
     private final BlockTags tags;
-    private final RequestHandler control;
 
     /**
-     * @param name    the server, for error messages
-     * @param medium  where the bytes are
-     * @param tags    the server's tag table, one slot per block of {@code medium}
-     * @param control serves every other request (the runtime's region grants), or {@code null}
+     * @param name   the server, for error messages
+     * @param medium where the bytes are
+     * @param tags   the server's tag table, one slot per block of {@code medium}
      */
-    public BlockRequestHandler(String name, BlockMedium medium, BlockTags tags, RequestHandler control) {
+    public BlockRequestHandler(String name, BlockMedium medium, BlockTags tags) {
         this.name = name;
         this.medium = medium;
         this.tags = tags;
-        this.control = control;
     }
 
     @Override
@@ -50,13 +47,8 @@ public final class BlockRequestHandler implements RequestHandler {
         switch (call.opcode()) {
             case BLOCK_READ -> read(call);
             case BLOCK_WRITE -> write(call);
-            default -> {
-                if (control == null) {
-                    throw new CreelException(ErrorCode.INVALID_ARGUMENT, name + " is a storage server: it serves "
-                            + "BLOCK_READ and BLOCK_WRITE, not " + call.opcode());
-                }
-                control.handle(call);
-            }
+            default -> throw new CreelException(ErrorCode.INVALID_ARGUMENT, name + " serves BLOCK_READ and "
+                    + "BLOCK_WRITE, not " + call.opcode());
         }
     }
 

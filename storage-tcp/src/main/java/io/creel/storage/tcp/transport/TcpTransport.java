@@ -10,7 +10,8 @@ import io.creel.common.protocol.Empty;
 import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.StorageServerInfo;
 import io.creel.common.rpc.RpcConnections;
-import io.creel.common.storage.BlockTransport;
+import io.creel.storage.spi.BlockRanges;
+import io.creel.storage.spi.BlockTransport;
 import io.netty.buffer.Unpooled;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
@@ -35,7 +36,7 @@ final class TcpTransport implements BlockTransport {
     public CompletableFuture<Void> read(BlockLocation block, int offset, ByteBuffer dst) {
         int length = dst.remaining();
         try {
-            Ranges.check(server, block, offset, length);
+            BlockRanges.check(server, block, offset, length);
         } catch (CreelException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -54,7 +55,7 @@ final class TcpTransport implements BlockTransport {
     public CompletableFuture<Void> write(BlockLocation block, int offset, ByteBuffer src) {
         int length = src.remaining();
         try {
-            Ranges.check(server, block, offset, length);
+            BlockRanges.check(server, block, offset, length);
         } catch (CreelException e) {
             return CompletableFuture.failedFuture(e);
         }

@@ -1,9 +1,9 @@
 package io.creel.storage.tcp.transport;
 
 import io.creel.common.protocol.StorageServerInfo;
-import io.creel.common.storage.BlockTransport;
-import io.creel.common.storage.BlockTransportProvider;
-import io.creel.common.storage.TransportContext;
+import io.creel.storage.spi.BlockTransport;
+import io.creel.storage.spi.BlockTransportProvider;
+import io.creel.storage.spi.TransportContext;
 
 /** "tcp": reaches any storage server of the TCP tiers over its data-plane port; the fallback of all. */
 public final class TcpTransportProvider implements BlockTransportProvider {

@@ -1,0 +1,94 @@
+package io.creel.cli;
+
+import io.creel.client.CreelClient;
+import io.creel.client.Futures;
+import io.creel.common.protocol.FsckReply;
+import io.creel.common.protocol.ServerStatus;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code creel admin ...}: cluster administration. */
+@Command(name = "admin", description = "Administer the cluster: decommission storage servers, check for lost data.",
+        mixinStandardHelpOptions = true, subcommands = {AdminCommand.Decommission.class, AdminCommand.Fsck.class})
+public final class AdminCommand implements Runnable {
+    @Spec
+    CommandSpec spec;
+
+    public AdminCommand() {
+    }
+
+    @Override
+    public void run() {
+        throw new ParameterException(spec.commandLine(), "missing subcommand: decommission or fsck");
+    }
+
+    /** {@code creel admin decommission HOST:PORT}. */
+    @Command(name = "decommission", description = "Drain a storage server: no new blocks; it leaves once its blocks "
+            + "are free.")
+    public static final class Decommission implements Callable<Integer> {
+        @Mixin
+        CommonOptions common;
+        @Spec
+        CommandSpec spec;
+        @Parameters(paramLabel = "HOST:PORT", description = "The storage server, as bin/creel report names it.")
+        String address;
+
+        public Decommission() {
+        }
+
+        @Override
+        public Integer call() {
+            try (CreelClient c = common.connect()) {
+                List<ServerStatus> views = Futures.await(c.decommission(address), c.requestTimeout(), "decommission");
+                long used = views.stream().mapToLong(v -> v.usedBlocks() + v.pendingBlocks()).sum();
+                PrintWriter out = spec.commandLine().getOut();
+                String state = views.stream().allMatch(v -> v.state().equals("decommissioned")) ? "decommissioned"
+                        : "draining";
+                out.println(address + ": " + state + (used == 0 ? "; it holds no blocks and leaves now"
+                        : "; " + used + " blocks still in use, it leaves once they are freed"));
+                out.flush();
+            }
+            return 0;
+        }
+    }
+
+    /** {@code creel admin fsck [PATH]}. */
+    @Command(name = "fsck", description = "List Files and values with blocks on dead or departed storage servers; "
+            + "exit code 1 if any.")
+    public static final class Fsck implements Callable<Integer> {
+        @Mixin
+        CommonOptions common;
+        @Spec
+        CommandSpec spec;
+        @Parameters(paramLabel = "PATH", defaultValue = "/", description = "Where to look (default: everywhere).")
+        String path;
+
+        public Fsck() {
+        }
+
+        @Override
+        public Integer call() {
+            CreelPath p = CreelPath.parse(path);
+            try (CreelClient c = common.connect(p)) {
+                FsckReply r = Futures.await(c.fsck(p.path()), c.requestTimeout(), "fsck " + p.path());
+                PrintWriter out = spec.commandLine().getOut();
+                for (FsckReply.Damaged d : r.damaged()) {
+                    out.println(d.path() + ": " + d.lostBlocks() + " of " + d.totalBlocks() + " blocks lost on "
+                            + String.join(", ", d.servers()));
+                }
+                out.println(r.damaged().isEmpty() ? "fsck " + p.path() + ": " + r.checked() + " nodes with data, none lost"
+                        : "fsck " + p.path() + ": " + r.damaged().size() + " of " + r.checked()
+                        + " nodes with data have lost blocks");
+                out.flush();
+                return r.damaged().isEmpty() ? 0 : 1;
+            }
+        }
+    }
+}

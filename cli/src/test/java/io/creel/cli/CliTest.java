@@ -1,0 +1,157 @@
+package io.creel.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.creel.client.fake.FakeCluster;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The CLI commands against a fake namenode: results, one-line errors, exit codes. */
+class CliTest {
+    @Command(name = "creel", subcommands = {FsCommand.class, KvCommand.class, ReportCommand.class})
+    static final class Root {
+    }
+
+    private FakeCluster cluster;
+    private StringWriter out;
+    private StringWriter err;
+    @TempDir
+    Path tmp;
+
+    @BeforeEach
+    void start() {
+        cluster = new FakeCluster(1);
+    }
+
+    @AfterEach
+    void stop() {
+        cluster.close();
+    }
+
+    private int run(String... args) {
+        out = new StringWriter();
+        err = new StringWriter();
+        CommandLine cmd = CliErrors.configure(new CommandLine(new Root()));
+        cmd.setOut(new PrintWriter(out, true));
+        cmd.setErr(new PrintWriter(err, true));
+        List<String> all = new ArrayList<>(List.of(args));
+        cluster.settings().forEach((k, v) -> {
+            all.add("--conf");
+            all.add(k + "=" + v);
+        });
+        return cmd.execute(all.toArray(String[]::new));
+    }
+
+    /** Runs a command whose data goes to System.out, returning those bytes. */
+    private byte[] runToStdout(String... args) {
+        PrintStream saved = System.out;
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(bytes, true));
+        try {
+            assertEquals(0, run(args), () -> err.toString());
+        } finally {
+            System.setOut(saved);
+        }
+        return bytes.toByteArray();
+    }
+
+    @Test
+    void putGetCatLsStatMvRmRoundTrip() throws Exception {
+        byte[] data = new byte[3 * FakeCluster.BLOCK + 123];
+        new Random(1).nextBytes(data);
+        Path local = tmp.resolve("in.bin");
+        Files.write(local, data);
+
+        assertEquals(0, run("fs", "mkdir", "-p", "/a/b"), () -> err.toString());
+        assertEquals(0, run("fs", "put", local.toString(), "/a/b/f"), () -> err.toString());
+        assertEquals(0, run("fs", "put", local.toString(), "/a/b"), () -> err.toString());
+        assertEquals(0, run("fs", "ls", "/a/b"));
+        assertEquals("f\nin.bin\n", out.toString().replace("\r", ""));
+        assertEquals(0, run("fs", "ls", "-l", "/a"));
+        assertTrue(out.toString().contains("Directory") && out.toString().contains("b/"), out.toString());
+
+        Path back = tmp.resolve("out.bin");
+        assertEquals(0, run("fs", "get", "/a/b/f", back.toString()), () -> err.toString());
+        assertArrayEquals(data, Files.readAllBytes(back));
+        assertArrayEquals(data, runToStdout("fs", "cat", "/a/b/f"));
+
+        assertEquals(0, run("fs", "stat", "/a/b/f"));
+        assertTrue(out.toString().contains("type:       File"), out.toString());
+        assertTrue(out.toString().contains("size:       " + data.length), out.toString());
+
+        assertEquals(0, run("fs", "mv", "/a/b/f", "/a/g"));
+        assertEquals(0, run("fs", "rm", "-r", "/a/b"));
+        assertEquals(0, run("fs", "ls", "/a"));
+        assertEquals("g\n", out.toString().replace("\r", ""));
+    }
+
+    @Test
+    void kvPutGetRmAndLs() throws Exception {
+        Path v = tmp.resolve("v");
+        Files.writeString(v, "hello");
+        assertEquals(0, run("kv", "put", "/t", "k1", v.toString()), () -> err.toString());
+        Files.writeString(v, "replaced");
+        assertEquals(0, run("kv", "put", "/t", "k1", v.toString()), () -> err.toString());
+        assertEquals("replaced", new String(runToStdout("kv", "get", "/t", "k1")));
+        assertEquals(0, run("kv", "ls", "/t"));
+        assertEquals("k1\t8\n", out.toString().replace("\r", ""));
+        assertEquals(0, run("kv", "rm", "/t", "k1"));
+        assertEquals(1, run("kv", "get", "/t", "k1"));
+    }
+
+    @Test
+    void reportShowsServersAndTotalsPerClass() {
+        assertEquals(0, run("report"), () -> err.toString());
+        String text = out.toString();
+        assertTrue(text.contains("SERVER") && text.contains("fake-host:") && text.contains("dram"), text);
+        assertTrue(text.contains("256.0 MiB"), "capacity of 65536 blocks of 4 KiB: " + text);
+    }
+
+    @Test
+    void anOperationErrorIsOneLineOnStderrWithExitCode1() {
+        assertEquals(1, run("fs", "stat", "/missing"));
+        String e = err.toString().replace("\r", "");
+        assertTrue(e.startsWith("creel: /missing"), e);
+        assertEquals(1, e.lines().count(), "one line, no stack trace: " + e);
+        assertFalse(e.contains("Exception"), e);
+    }
+
+    @Test
+    void debugAddsTheStackTrace() {
+        assertEquals(1, run("fs", "stat", "--debug", "/missing"));
+        assertTrue(err.toString().lines().count() > 1, err.toString());
+    }
+
+    @Test
+    void usageAndConfigurationErrorsExitWith2() {
+        assertEquals(2, run("fs", "mv", "/only-one"));
+        assertTrue(err.toString().contains("Usage"), err.toString());
+        assertEquals(2, run("fs", "ls", "/", "--conf", "creel.no.such.key=1"));
+        assertTrue(err.toString().startsWith("creel: invalid configuration: unknown key 'creel.no.such.key'"),
+                err.toString());
+    }
+
+    @Test
+    void aCreelUriPathNamesTheNamenode() {
+        String address = cluster.namenode().address().toUri();
+        cluster.settings().put("creel.namenode.address", "creel://127.0.0.1:1"); // nothing listens there
+        assertEquals(0, run("fs", "mkdir", address + "/viaUri"), () -> err.toString());
+        assertTrue(cluster.namenode().exists("/viaUri"));
+    }
+}

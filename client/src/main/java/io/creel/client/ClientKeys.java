@@ -1,0 +1,30 @@
+package io.creel.client;
+
+import io.creel.common.conf.ConfKey;
+import io.creel.common.conf.ConfKeySource;
+import io.creel.common.conf.ConfValues;
+import java.util.List;
+
+/**
+ * The client library's own keys: stream buffers, Bag reads in flight, the block-location cache. (Connect and request timeouts are shared keys in ConfKeys.)
+ * Registered as a {@link ConfKeySource}; {@code conf/creel-site.conf} documents each key.
+ */
+public final class ClientKeys implements ConfKeySource {
+    public static final ConfKey<Integer> BAG_READS_IN_FLIGHT = ConfKey.of("creel.client.bag.reads.in.flight",
+            "8", v -> ConfValues.parseInt(v, 1, 1024), "Files of a Bag read concurrently by its stream.");
+    public static final ConfKey<Integer> BUFFER_SIZE = ConfKey.of("creel.client.buffer.size", "1m",
+            v -> (int) ConfValues.parseBounded(v, 4096, 64L << 20),
+            "Buffer size of the java.io streams.");
+    public static final ConfKey<Integer> BLOCK_CACHE_SIZE = ConfKey.of("creel.client.block.cache.size",
+            "65536", v -> ConfValues.parseInt(v, 16, 1 << 24),
+            "Block locations a client caches, across all open files.");
+
+    /** For {@link java.util.ServiceLoader}; the keys are the static fields. */
+    public ClientKeys() {
+    }
+
+    @Override
+    public List<ConfKey<?>> keys() {
+        return List.of(BAG_READS_IN_FLIGHT, BUFFER_SIZE, BLOCK_CACHE_SIZE);
+    }
+}

@@ -1,0 +1,44 @@
+package io.creel.namenode;
+
+import io.creel.common.conf.ConfKey;
+import io.creel.common.conf.ConfKeySource;
+import io.creel.common.conf.ConfValues;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The namenode's configuration keys: where it listens, how long freed space waits, when servers count as dead, persistence.
+ * Registered as a {@link ConfKeySource}; {@code conf/creel-site.conf} documents each key.
+ */
+public final class NamenodeKeys implements ConfKeySource {
+    public static final ConfKey<String> BIND_HOST = ConfKey.of("creel.namenode.bind.host", "0.0.0.0",
+            ConfValues::nonEmpty, "Interface the namenode listens on (its port comes from its address).");
+    public static final ConfKey<Duration> REUSE_DELAY = ConfKey.of("creel.namenode.reuse.delay", "5s",
+            ConfValues::parseDuration,
+            "How long freed blocks, directory slots and replaced values wait before reuse, so in-flight readers finish.");
+    public static final ConfKey<Duration> SERVER_TIMEOUT = ConfKey.of("creel.namenode.server.timeout", "10s",
+            ConfValues::parseDuration,
+            "A storage server that sends no heartbeat for this long is taken out of allocation.");
+    public static final ConfKey<String> LOG_DIR = ConfKey.of("creel.namenode.log.dir", "", v -> v,
+            "Directory of the namenode's operation log and checkpoints; empty means no persistence (a restart starts empty).");
+    public static final ConfKey<String> LOG_SYNC = ConfKey.of("creel.namenode.log.sync", "every",
+            v -> ConfValues.oneOf(v, "every", "interval", "none"),
+            "When log records reach the disk: every (fsync before a change is acknowledged), interval, or none (the OS decides).");
+    public static final ConfKey<Duration> LOG_SYNC_INTERVAL = ConfKey.of("creel.namenode.log.sync.interval", "100ms",
+            ConfValues::parseDuration, "With creel.namenode.log.sync = interval: the longest time between fsyncs of the log.");
+    public static final ConfKey<Duration> CHECKPOINT_INTERVAL = ConfKey.of("creel.namenode.checkpoint.interval", "60s",
+            ConfValues::parseDuration,
+            "How often the namenode writes a full checkpoint and starts a new log segment; bounds the replay time at start.");
+    public static final ConfKey<Duration> REGION_IDLE = ConfKey.of("creel.namenode.region.idle", "30s",
+            ConfValues::parseDuration,
+            "A region whose blocks have all been free this long is given back to its storage server for any namenode.");
+
+    /** For {@link java.util.ServiceLoader}; the keys are the static fields. */
+    public NamenodeKeys() {
+    }
+
+    @Override
+    public List<ConfKey<?>> keys() {
+        return List.of(BIND_HOST, REUSE_DELAY, SERVER_TIMEOUT, LOG_DIR, LOG_SYNC, LOG_SYNC_INTERVAL, CHECKPOINT_INTERVAL, REGION_IDLE);
+    }
+}

@@ -1,0 +1,104 @@
+package io.creel.storage.local.tier;
+
+import io.creel.storage.format.BlockTags;
+import io.creel.storage.format.MappedTagTable;
+import io.creel.storage.local.transport.SameHostFiles;
+import io.creel.storage.spi.BlockMedium;
+import io.creel.storage.spi.Volume;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A DRAM or disk volume: a medium in local files, its mapped tag table, and the files a same-host
+ * client opens. Closing releases the medium; a persistent one is forced to its files and kept, any
+ * other has its files deleted.
+ */
+final class LocalVolume implements Volume {
+    private static final Logger LOG = LoggerFactory.getLogger(LocalVolume.class);
+
+    private final BlockMedium medium;
+    private final MappedTagTable tags;
+    private final long token;
+    private final SameHostFiles files;
+    private final String summary;
+    private final List<Path> temporary;
+    private final AutoCloseable lock;
+
+    /**
+     * @param temporary files deleted at close (none for a persistent volume)
+     * @param lock      a persistent volume's directory lock, released last; {@code null} for a temporary one
+     */
+    LocalVolume(BlockMedium medium, MappedTagTable tags, long token, SameHostFiles files, String summary,
+                List<Path> temporary, AutoCloseable lock) {
+        this.medium = medium;
+        this.tags = tags;
+        this.token = token;
+        this.files = files;
+        this.summary = summary;
+        this.temporary = List.copyOf(temporary);
+        this.lock = lock;
+    }
+
+    @Override
+    public BlockMedium medium() {
+        return medium;
+    }
+
+    @Override
+    public BlockTags tags() {
+        return tags.tags();
+    }
+
+    @Override
+    public long token() {
+        return token;
+    }
+
+    @Override
+    public Map<String, String> attributes() {
+        return files.toAttributes();
+    }
+
+    @Override
+    public String summary() {
+        return summary;
+    }
+
+    private boolean persistent() {
+        return lock != null;
+    }
+
+    @Override
+    public void close() {
+        if (persistent()) {
+            // The next start serves these bytes and tags: they must be in the files, not only in memory.
+            try {
+                medium.force();
+                tags.force();
+            } catch (IOException | RuntimeException e) {
+                LOG.error("{}: cannot force the medium to its files: {}", files.dataPath(), e.toString());
+            }
+        }
+        medium.close();
+        tags.close();
+        if (lock != null) {
+            try {
+                lock.close();
+            } catch (Exception e) {
+                LOG.warn("{}: releasing the storage directory failed: {}", files.dataPath(), e.toString());
+            }
+        }
+        for (Path f : temporary) {
+            try {
+                Files.deleteIfExists(f);
+            } catch (IOException e) {
+                LOG.warn("cannot delete {}: {}", f, e.toString());
+            }
+        }
+    }
+}

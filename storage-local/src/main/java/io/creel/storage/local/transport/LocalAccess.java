@@ -1,0 +1,52 @@
+package io.creel.storage.local.transport;
+
+import io.creel.common.error.CreelException;
+import io.creel.common.protocol.StorageServerInfo;
+import io.creel.storage.format.TagFile;
+import io.creel.storage.local.LocalTierKeys;
+import io.creel.storage.spi.TransportContext;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Decides whether a client may reach a server's files directly: local access is enabled, and the
+ * server's tag file exists here and carries the server's token. A file of the same name on another
+ * machine (or left by an earlier server) has another token, so it is never mistaken for the server's.
+ */
+final class LocalAccess {
+    private static final Logger LOG = LoggerFactory.getLogger(LocalAccess.class);
+
+    private LocalAccess() {
+    }
+
+    /**
+     * The server's files, if this client may and can reach them directly: local access is on, the
+     * server is of {@code tier}, and the tag file here carries the server's token (so it is the
+     * server's file, not a namesake). {@code null} otherwise.
+     */
+    static SameHostFiles sameHost(StorageServerInfo server, String tier, TransportContext context) {
+        SameHostFiles files = SameHostFiles.of(server);
+        if (!tier.equals(server.tier()) || !context.conf().get(LocalTierKeys.LOCAL_ACCESS) || files == null) {
+            return null;
+        }
+        Path tags = Path.of(files.tagPath());
+        if (!Files.isRegularFile(tags) || !Files.isRegularFile(Path.of(files.dataPath()))) {
+            return null;
+        }
+        try {
+            TagFile.Header h = TagFile.readHeader(tags);
+            boolean same = h.token() == server.localToken() && h.blockCount() == server.blockCount()
+                    && h.blockSize() == server.blockSize() && h.dataOffset() == files.dataOffset();
+            if (!same) {
+                LOG.debug("{} exists but belongs to another server than {}", tags, server.address());
+            }
+            return same ? files : null;
+        } catch (IOException | CreelException e) {
+            LOG.debug("cannot use {} for local access to {}: {}", tags, server.address(), e.toString());
+            return null;
+        }
+    }
+}

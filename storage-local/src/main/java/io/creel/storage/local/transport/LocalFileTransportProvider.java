@@ -1,0 +1,58 @@
+package io.creel.storage.local.transport;
+
+import io.creel.common.protocol.StorageServerInfo;
+import io.creel.storage.format.MappedTagTable;
+import io.creel.storage.spi.BlockTransport;
+import io.creel.storage.spi.BlockTransportProvider;
+import io.creel.storage.spi.TransportContext;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * "local-file": same-host reads of a "disk" server's data file (writes go elsewhere). Offered only
+ * when {@code creel.client.local.access} is on and the server's tag file here carries its token.
+ */
+public final class LocalFileTransportProvider implements BlockTransportProvider {
+    private static final Logger LOG = LoggerFactory.getLogger(LocalFileTransportProvider.class);
+
+    @Override
+    public String name() {
+        return "local-file";
+    }
+
+    @Override
+    public int cost() {
+        return 20;
+    }
+
+    @Override
+    public BlockTransport open(StorageServerInfo server, TransportContext context) {
+        SameHostFiles files = LocalAccess.sameHost(server, "disk", context);
+        if (files == null) {
+            return null;
+        }
+        FileChannel data = null;
+        try {
+            // Page-cache reads are coherent with the server's O_DIRECT writes (the kernel invalidates
+            // cached pages that a direct write covers), so no alignment is needed here.
+            data = FileChannel.open(Path.of(files.dataPath()), StandardOpenOption.READ);
+            MappedTagTable tags = MappedTagTable.open(Path.of(files.tagPath()), server.blockCount(), false);
+            return new LocalFileTransport(server, files, data, tags);
+        } catch (IOException e) {
+            if (data != null) {
+                try {
+                    data.close();
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            LOG.info("cannot open {} of {} ({}); using another transport", files.dataPath(), server.address(),
+                    e.toString());
+            return null;
+        }
+    }
+}

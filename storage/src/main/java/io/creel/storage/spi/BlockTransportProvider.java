@@ -1,0 +1,22 @@
+package io.creel.storage.spi;
+
+import io.creel.common.protocol.StorageServerInfo;
+
+/**
+ * Makes {@link BlockTransport}s; found through {@link java.util.ServiceLoader}
+ * ({@code META-INF/services/io.creel.storage.spi.BlockTransportProvider}). A client asks every
+ * provider, cheapest first, and uses the first that can reach a server.
+ */
+public interface BlockTransportProvider {
+    /** Provider name, for logs. */
+    String name();
+
+    /** Relative cost of moving a byte this way; lower is preferred (same-host mapping before TCP). */
+    int cost();
+
+    /**
+     * A transport to {@code server}, or {@code null} if this provider cannot reach it (another host,
+     * another tier, access disabled by configuration).
+     */
+    BlockTransport open(StorageServerInfo server, TransportContext context);
+}

@@ -1,0 +1,36 @@
+package io.creel.storage.spi;
+
+import io.creel.storage.format.BlockTags;
+import java.util.Map;
+
+/**
+ * One opened medium of a tier: its blocks, the tag of each block, and what a same-host client needs
+ * to reach it without the server. The storage-server runtime registers it with namenodes and hands it
+ * to every {@link BlockExporter}, which serve its blocks to clients.
+ */
+public interface Volume extends AutoCloseable {
+    /** The bytes. */
+    BlockMedium medium();
+
+    /** The tag of every block: writers claim, readers check (see {@link BlockTags}). */
+    BlockTags tags();
+
+    /** Random identity of this medium, written in its tag file; stays the same for a persistent medium. */
+    long token();
+
+    /**
+     * Attributes clients need to reach the medium directly (for example the files a same-host client
+     * maps), added to the server's description. Names are prefixed by the module that reads them.
+     */
+    Map<String, String> attributes();
+
+    /** A line for the log at start: medium, size, path, I/O mode (e.g. "O_DIRECT" or "page cache"). */
+    String summary();
+
+    /**
+     * Releases the medium: a persistent one is forced to its files and kept, any other has its files
+     * deleted. Called after every exporter has stopped.
+     */
+    @Override
+    void close();
+}

@@ -1,0 +1,34 @@
+package io.creel.storage.transport;
+
+import io.creel.common.protocol.BlockLocation;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Where one block of some data lives, as its user knows it: a client asks its location cache (and
+ * through it the namenode); the namenode knows its own records' blocks outright.
+ */
+public interface BlockLocator {
+    /** The block's location, possibly remembered from earlier. */
+    CompletableFuture<BlockLocation> locate();
+
+    /**
+     * A fresh location after {@code stale} was refused as STALE_BLOCK (a remembered location outlived
+     * its allocation), or {@code null} if this locator has nothing fresher to offer.
+     */
+    default CompletableFuture<BlockLocation> relocate(BlockLocation stale) {
+        return null;
+    }
+
+    /**
+     * Called once a transfer from {@code at} is under way, so the user can overlap its next lookup
+     * with this transfer (a sequential reader asks for the next block's location now).
+     */
+    default void transferStarted(BlockLocation at) {
+    }
+
+    /** A locator of a location known for sure (nothing fresher exists). */
+    static BlockLocator at(BlockLocation location) {
+        CompletableFuture<BlockLocation> done = CompletableFuture.completedFuture(location);
+        return () -> done;
+    }
+}

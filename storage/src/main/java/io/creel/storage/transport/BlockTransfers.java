@@ -1,0 +1,175 @@
+package io.creel.storage.transport;
+
+import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
+import io.creel.common.protocol.BlockLocation;
+import io.creel.storage.spi.BlockTransport;
+import io.creel.storage.transport.TransportSelector.Choice;
+import io.creel.storage.transport.TransportSelector.Direction;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Moves the bytes of one block piece, and is the one place that decides what happens when that
+ * fails:
+ * <ul>
+ *   <li>a STALE_BLOCK from a remembered location is retried once at a fresh location from the
+ *       {@link BlockLocator} (the location outlived its allocation);</li>
+ *   <li>a failure a transport could cause (not one about the data itself: stale, missing, out of
+ *       range) moves to the next costlier transport for that server ({@link TransportSelector});</li>
+ *   <li>anything else fails, wrapped once with what the data is, the block, the server and the
+ *       transport.</li>
+ * </ul>
+ *
+ * <p>Buffer ownership: the caller's buffer is lent until the future completes, and its position and
+ * limit are never changed here; each attempt hands the transport a fresh slice of it, so a failed
+ * attempt leaves nothing to undo. Callers account for the bytes moved themselves.
+ */
+public final class BlockTransfers implements AutoCloseable {
+    private final TransportSelector selector;
+
+    public BlockTransfers(TransportSelector selector) {
+        this.selector = selector;
+    }
+
+    /** The selector choosing transports. */
+    public TransportSelector selector() {
+        return selector;
+    }
+
+    /**
+     * Reads {@code dst.remaining()} bytes at {@code offset} of the located block into {@code dst}
+     * (from its position; its position is not moved).
+     *
+     * @param what       names the data in errors: a node's path, or "directory records of /x"
+     * @param blockIndex the block's index within that data, for errors
+     */
+    public CompletableFuture<Void> read(String what, long blockIndex, BlockLocator locator, int offset,
+                                        ByteBuffer dst) {
+        return new Attempt(Direction.READ, what, blockIndex, locator, offset, dst).start();
+    }
+
+    /**
+     * Writes {@code src.remaining()} bytes of {@code src} (from its position; not moved) at
+     * {@code offset} of the located block. A STALE_BLOCK on a write is not retried: the writer's
+     * allocation was superseded, so no other location is the writer's.
+     */
+    public CompletableFuture<Void> write(String what, long blockIndex, BlockLocator locator, int offset,
+                                         ByteBuffer src) {
+        return new Attempt(Direction.WRITE, what, blockIndex, locator, offset, src).start();
+    }
+
+    /** Closes the transports. */
+    @Override
+    public void close() {
+        selector.close();
+    }
+
+    /** Errors about the data itself: every transport would fail the same way. */
+    static boolean aboutTheData(CreelException e) {
+        return switch (e.code()) {
+            case STALE_BLOCK, NOT_FOUND, INVALID_ARGUMENT -> true;
+            default -> false;
+        };
+    }
+
+    /** One piece's attempts; each instance runs one transfer to its end. */
+    private final class Attempt {
+        private final Direction direction;
+        private final String what;
+        private final long blockIndex;
+        private final BlockLocator locator;
+        private final int offset;
+        private final ByteBuffer buffer;
+        private final CompletableFuture<Void> outcome = new CompletableFuture<>();
+        private boolean relocated;
+
+        Attempt(Direction direction, String what, long blockIndex, BlockLocator locator, int offset,
+                ByteBuffer buffer) {
+            this.direction = direction;
+            this.what = what;
+            this.blockIndex = blockIndex;
+            this.locator = locator;
+            this.offset = offset;
+            this.buffer = buffer;
+        }
+
+        CompletableFuture<Void> start() {
+            locate(locator.locate());
+            return outcome;
+        }
+
+        private void locate(CompletableFuture<BlockLocation> location) {
+            location.whenComplete((loc, t) -> {
+                if (t != null) {
+                    outcome.completeExceptionally(wrap(CreelException.unwrap(t), null, null));
+                    return;
+                }
+                Choice choice;
+                try {
+                    choice = selector.choose(loc.server(), direction);
+                } catch (CreelException e) {
+                    outcome.completeExceptionally(wrap(e, loc, null));
+                    return;
+                }
+                transfer(loc, choice);
+            });
+        }
+
+        private void transfer(BlockLocation loc, Choice choice) {
+            CompletableFuture<Void> moved;
+            try {
+                BlockTransport t = choice.transport();
+                ByteBuffer piece = buffer.slice(); // the transport's to consume; the caller's stays put
+                moved = direction == Direction.READ ? t.read(loc, offset, piece) : t.write(loc, offset, piece);
+            } catch (RuntimeException e) {
+                moved = CompletableFuture.failedFuture(e);
+            }
+            locator.transferStarted(loc);
+            moved.whenComplete((v, t) -> {
+                if (t == null) {
+                    outcome.complete(null);
+                } else {
+                    failed(loc, choice, CreelException.unwrap(t));
+                }
+            });
+        }
+
+        private void failed(BlockLocation loc, Choice choice, CreelException e) {
+            if (e.code() == ErrorCode.STALE_BLOCK && direction == Direction.READ && !relocated) {
+                relocated = true;
+                CompletableFuture<BlockLocation> fresh = locator.relocate(loc);
+                if (fresh != null) {
+                    locate(fresh);
+                    return;
+                }
+            }
+            if (!aboutTheData(e)) {
+                Choice next = selector.fallBack(loc.server(), direction, choice);
+                if (next != null && next.rank() > choice.rank()) {
+                    transfer(loc, next);
+                    return;
+                }
+            }
+            outcome.completeExceptionally(wrap(e, loc, choice));
+        }
+
+        /** The one wrapping of a failure: the data, the block, and where it was when it failed. */
+        private CreelException wrap(CreelException cause, BlockLocation loc, Choice choice) {
+            String msg = cause.getMessage() == null ? cause.code().name() : cause.getMessage();
+            StringBuilder b = new StringBuilder(what).append(": ")
+                    .append(direction == Direction.READ ? "reading" : "writing").append(" block ").append(blockIndex);
+            if (loc != null) {
+                b.append(" (block ").append(loc.blockNumber()).append(" of storage server ")
+                        .append(loc.server().address());
+                if (choice != null) {
+                    b.append(" via ").append(choice.transport().name());
+                }
+                b.append(')');
+            }
+            b.append(" failed: ").append(msg.startsWith(what) ? msg.substring(what.length()).replaceFirst("^[:\\s]+", "")
+                    : msg);
+            return new CreelException(cause.code(), b.toString(), cause);
+        }
+    }
+}

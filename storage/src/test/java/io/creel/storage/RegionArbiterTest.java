@@ -1,0 +1,70 @@
+package io.creel.storage;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
+import io.creel.common.protocol.RegionGrantReply;
+import io.creel.storage.format.BlockTags;
+import io.creel.storage.runtime.RegionArbiter;
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class RegionArbiterTest {
+    private final BlockTags tags = new BlockTags(ByteBuffer.allocateDirect(10 * 8), 10);
+    private final RegionArbiter arbiter = new RegionArbiter("test", 10, 4, tags); // regions: 0-3, 4-7, 8-9
+
+    private static List<Integer> regions(RegionGrantReply r) {
+        return r.grants().stream().map(RegionGrantReply.Grant::region).toList();
+    }
+
+    @Test
+    void regionsGoToWhoeverAsksUntilNoneIsLeft() {
+        assertEquals(3, arbiter.regionCount());
+        RegionGrantReply a = arbiter.grant(1, 2);
+        assertEquals(List.of(0, 1), regions(a));
+        assertEquals(4, a.regionBlocks());
+        assertFalse(a.full());
+        RegionGrantReply b = arbiter.grant(2, 5);
+        assertEquals(List.of(2), regions(b), "the busy asker gets only what is left");
+        assertTrue(b.full());
+        assertTrue(arbiter.grant(2, 1).grants().isEmpty());
+    }
+
+    @Test
+    void aReleasedRegionCanBeGrantedToAnotherNamenodeWithATagFloorAboveEverythingInIt() {
+        arbiter.grant(1, 3);
+        tags.claim(5, 1000);
+        tags.claim(6, 900);
+        arbiter.release(1, 1);
+        arbiter.release(2, 0); // not the owner: ignored
+        assertEquals(1, arbiter.ownerOf(0));
+        RegionGrantReply r = arbiter.grant(2, 1);
+        assertEquals(List.of(1), regions(r));
+        assertEquals(1000, r.grants().get(0).minTag(), "the new owner's tags must exceed the old owner's");
+    }
+
+    @Test
+    void aRestartedNamenodesOldRegionsAreTakenBackUnlessItClaimsThem() {
+        arbiter.grant(1, 2);
+        arbiter.grant(2, 1);
+        assertEquals(2, arbiter.forget(1));
+        assertEquals(2, arbiter.freeRegions());
+        RegionGrantReply claimed = arbiter.sync(3, List.of(0, 2));
+        assertEquals(List.of(0), regions(claimed), "region 2 belongs to another namenode");
+        assertEquals(3, arbiter.ownerOf(0));
+        assertEquals(2, arbiter.ownerOf(2));
+    }
+
+    @Test
+    void badRegionsAndInstancesAreRefused() {
+        assertEquals(ErrorCode.INVALID_ARGUMENT, assertThrows(CreelException.class, () -> arbiter.release(1, 3)).code());
+        assertEquals(ErrorCode.INVALID_ARGUMENT, assertThrows(CreelException.class, () -> arbiter.grant(0, 1)).code());
+        assertEquals(ErrorCode.INVALID_ARGUMENT,
+                assertThrows(CreelException.class, () -> arbiter.sync(1, List.of(-1))).code());
+    }
+}
