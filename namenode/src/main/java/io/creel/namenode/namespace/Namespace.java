@@ -2,7 +2,6 @@ package io.creel.namenode.namespace;
 
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
-import io.creel.common.namespace.DirectoryRecord;
 import io.creel.common.namespace.NodeType;
 import io.creel.common.namespace.PathName;
 import io.creel.common.protocol.BlockLocation;
@@ -11,79 +10,62 @@ import io.creel.common.protocol.NodeInfo;
 import io.creel.common.protocol.OpenReply;
 import io.creel.namenode.allocation.AllocatedBlock;
 import io.creel.namenode.allocation.BlockAllocator;
+import io.creel.namenode.allocation.RegionShortage;
 import io.creel.namenode.records.RecordStore;
-import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
+import java.util.Collections;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The namespace of one namenode: the five node types and their rules (see BRIEF/DESIGN), write
- * leases, KeyValue versions, retirement of removed nodes, and the directory records of enumerable
- * containers.
+ * The namespace of one namenode: the five node types and their rules (see DESIGN.md), as operations
+ * over parts that each own one idea — the {@link NodeTable} (nodes by path and id), the
+ * {@link Leases} (who may write), the {@link ReuseQueue} (what waits out the reuse delay) and the
+ * {@link DirectoryRecords} (listings in the containers' data). This class holds the lock and reports
+ * every change to the {@link NamespaceLog}.
  *
- * <p>Every mutation runs briefly under this object's monitor (requests arrive on several event-loop
+ * <p>Every operation runs briefly under this object's monitor (requests arrive on several event-loop
  * threads). Directory-record writes are issued under the monitor, so writes to one slot leave in
- * order (and are chained per slot, so they also complete in order); the call's future completes
- * only once its record is written, so a listing reflects every call that has returned. A failed
- * record write undoes the create (or move, or first KeyValue commit) and fails it.
+ * order; the call's future completes only once its record is written, so a listing reflects every
+ * call that has returned. A failed record write undoes the create (or move, or first KeyValue
+ * commit) and fails it.
  *
  * <p>Methods returning futures never throw; the others throw {@link CreelException}.
  */
 public final class Namespace {
     private static final Logger LOG = LoggerFactory.getLogger(Namespace.class);
 
-    final BlockAllocator allocator;
-    private final RecordStore records;
+    private final BlockAllocator allocator;
     private final long blockSize;
-    private final long reuseDelayMillis;
     private final LongSupplier clock;
-    final Node root;
-    final Map<Long, Node> byId = new HashMap<>();
-    private final Map<Object, Set<Node>> leasesByOwner = new HashMap<>();
-    private final ArrayDeque<Delayed> delayed = new ArrayDeque<>();
-    private final ConcurrentHashMap<SlotKey, CompletableFuture<Void>> lastWrite = new ConcurrentHashMap<>();
-    long lastId;
-    long liveCount;
+    private final NodeTable nodes;
+    private final Leases leases = new Leases();
+    private final ReuseQueue reuse;
+    private final DirectoryRecords records;
     /** Where every change is logged (persistence), or nowhere. */
     private NamespaceLog log = NamespaceLog.NONE;
 
-    private record Delayed(long readyAt, Runnable action) {
-    }
-
-    private record SlotKey(long containerId, int slot) {
-    }
-
     /**
      * @param allocator        hands out data blocks (also for container records)
-     * @param records          where directory records are written
+     * @param store            where directory records are written
      * @param blockSize        bytes per block
      * @param reuseDelayMillis how long removed nodes stay resolvable by id and freed slots wait
      * @param clock            milliseconds, injectable for tests
      */
-    public Namespace(BlockAllocator allocator, RecordStore records, long blockSize, long reuseDelayMillis,
+    public Namespace(BlockAllocator allocator, RecordStore store, long blockSize, long reuseDelayMillis,
                      LongSupplier clock) {
         this.allocator = allocator;
-        this.records = records;
         this.blockSize = blockSize;
-        this.reuseDelayMillis = reuseDelayMillis;
         this.clock = clock;
         // Ids, like tags, start from the clock so a restarted namenode never reuses an id a client still holds.
-        this.lastId = clock.getAsLong() << 20;
-        this.root = new Node(++lastId, NodeType.DIRECTORY, "", null, "", "", true, clock.getAsLong(),
-                Node.State.LIVE);
-        byId.put(root.id, root);
-        liveCount = 1;
+        this.nodes = new NodeTable(clock.getAsLong() << 20, clock.getAsLong());
+        this.reuse = new ReuseQueue(reuseDelayMillis, clock);
+        this.records = new DirectoryRecords(store, blockSize, reuse);
     }
 
     /**
@@ -96,7 +78,12 @@ public final class Namespace {
 
     /** Nodes reachable by path, the root included. */
     public synchronized long nodeCount() {
-        return liveCount;
+        return nodes.liveCount();
+    }
+
+    /** The nodes, for {@link NamespaceImage} (under this object's lock). */
+    NodeTable nodes() {
+        return nodes;
     }
 
     // ------------------------------------------------------------------ create
@@ -120,23 +107,23 @@ public final class Namespace {
     }
 
     private CompletableFuture<OpenReply> createLocked(CreateRequest req, Object owner) {
-        releaseDueLocked();
+        reuse.runDue();
         PathName path = PathName.parse(req.path());
         if (path.isRoot()) {
             throw new CreelException(ErrorCode.ALREADY_EXISTS, "/: the root directory always exists");
         }
         allocator.checkClass(req.storageClass(), req.path());
-        Node parent = resolveParent(path, req.type());
+        Node parent = nodes.resolveParent(path, req.type());
         String name = path.name();
         long now = clock.getAsLong();
         boolean enumerable = req.type() != NodeType.TABLE || req.enumerable();
         if (req.type() == NodeType.KEYVALUE) {
-            Node v = new Node(++lastId, NodeType.KEYVALUE, name, parent, req.storageClass(), req.locationClass(),
-                    true, now, Node.State.PENDING);
-            v.blocks.add(allocator.allocate(storageClassOf(v), locationOf(v)));
-            byId.put(v.id, v);
+            Node v = new Node(nodes.nextId(), NodeType.KEYVALUE, name, parent, req.storageClass(),
+                    req.locationClass(), true, now, Node.State.PENDING);
+            v.blocks.add(allocate(v));
+            nodes.add(v);
             parent.pendingVersions.add(v);
-            grantLease(v, owner);
+            leases.grant(v, owner);
             logCreated(v);
             return CompletableFuture.completedFuture(new OpenReply(v.info(), v.lease, firstBlock(v)));
         }
@@ -145,17 +132,17 @@ public final class Namespace {
             throw new CreelException(ErrorCode.ALREADY_EXISTS, path + " already exists (a "
                     + existing.type.displayName() + ")" + (req.type() == NodeType.FILE ? "; a File's first create wins" : ""));
         }
-        Node n = new Node(++lastId, req.type(), name, parent, req.storageClass(), req.locationClass(), enumerable, now,
-                Node.State.LIVE);
+        Node n = new Node(nodes.nextId(), req.type(), name, parent, req.storageClass(), req.locationClass(),
+                enumerable, now, Node.State.LIVE);
         if (n.type == NodeType.FILE) {
-            n.blocks.add(allocator.allocate(storageClassOf(n), locationOf(n)));
+            n.blocks.add(allocate(n));
         }
         parent.children.put(name, n);
         parent.modifiedMillis = now;
-        byId.put(n.id, n);
-        liveCount++;
+        nodes.add(n);
+        nodes.liveAdded();
         if (n.type == NodeType.FILE) {
-            grantLease(n, owner);
+            leases.grant(n, owner);
         }
         CompletableFuture<Void> written;
         try {
@@ -173,13 +160,13 @@ public final class Namespace {
             }
             synchronized (this) {
                 if (n.state == Node.State.LIVE) {
-                    freeSlot(n.parent, n);
+                    records.free(n.parent, n);
                     detach(n);
                     retire(n);
                     log.removed(n.id);
                 }
             }
-            throw recordFailure(path.toString(), err);
+            throw DirectoryRecords.failure(path.toString(), err);
         });
     }
 
@@ -190,9 +177,9 @@ public final class Namespace {
      * (LEASE_CONFLICT while another writer holds it).
      */
     public synchronized OpenReply lookup(String pathText, boolean forAppend, Object owner) {
-        releaseDueLocked();
+        reuse.runDue();
         PathName path = PathName.parse(pathText);
-        Node n = resolve(path);
+        Node n = nodes.resolve(path);
         long lease = 0;
         if (forAppend) {
             if (n.type != NodeType.FILE) {
@@ -204,7 +191,7 @@ public final class Namespace {
                 throw new CreelException(ErrorCode.LEASE_CONFLICT, path
                         + ": another writer holds this File's lease (one writer at a time)");
             }
-            grantLease(n, owner);
+            leases.grant(n, owner);
             lease = n.lease;
         }
         return new OpenReply(n.info(), lease, firstBlock(n));
@@ -216,19 +203,18 @@ public final class Namespace {
     public CompletableFuture<NodeInfo> remove(String pathText, boolean recursive) {
         try {
             synchronized (this) {
-                releaseDueLocked();
+                reuse.runDue();
                 PathName path = PathName.parse(pathText);
                 if (path.isRoot()) {
                     throw new CreelException(ErrorCode.INVALID_ARGUMENT, "/: the root directory cannot be removed");
                 }
-                Node n = resolve(path);
+                Node n = nodes.resolve(path);
                 if (n.type.isContainer() && !n.children.isEmpty() && !recursive) {
                     throw new CreelException(ErrorCode.NOT_EMPTY, path + ": a " + n.type.displayName() + " with "
                             + n.children.size() + " children can only be removed recursively");
                 }
                 NodeInfo info = n.info();
-                Node parent = n.parent;
-                CompletableFuture<Void> cleared = freeSlot(parent, n);
+                CompletableFuture<Void> cleared = records.free(n.parent, n);
                 detach(n);
                 retire(n);
                 log.removed(n.id);
@@ -264,13 +250,13 @@ public final class Namespace {
     }
 
     private CompletableFuture<NodeInfo> moveLocked(String sourceText, String targetText) {
-        releaseDueLocked();
+        reuse.runDue();
         PathName source = PathName.parse(sourceText);
         PathName target = PathName.parse(targetText);
         if (source.isRoot()) {
             throw new CreelException(ErrorCode.UNSUPPORTED, "/: the root directory cannot be moved");
         }
-        Node n = resolve(source);
+        Node n = nodes.resolve(source);
         if (target.isRoot() || target.equals(source)) {
             throw new CreelException(ErrorCode.ALREADY_EXISTS, "cannot move " + source + " to " + target
                     + ": the target exists");
@@ -279,33 +265,25 @@ public final class Namespace {
             throw new CreelException(ErrorCode.UNSUPPORTED, "cannot move " + source + " to " + target
                     + ": a " + n.type.displayName() + " cannot move into its own subtree");
         }
-        Node newParent = resolveParent(target, n.type);
+        Node newParent = nodes.resolveParent(target, n.type);
         Node clash = newParent.children.get(target.name());
         if (clash != null) {
             throw new CreelException(ErrorCode.ALREADY_EXISTS, "cannot move " + source + " to " + target
                     + ": the target exists (a " + clash.type.displayName() + ")");
         }
-        Node oldParent = n.parent;
-        String oldName = n.name;
-        int oldSlot = n.slot;
+        Placement old = Placement.of(n);
         long now = clock.getAsLong();
-        oldParent.children.remove(oldName);
-        n.parent = newParent;
-        n.name = target.name();
-        n.slot = -1;
-        newParent.children.put(n.name, n);
+        old.parent.children.remove(old.name);
+        place(n, new Placement(newParent, target.name(), -1));
         CompletableFuture<Void> added;
         try {
             added = addRecord(newParent, n);
         } catch (CreelException e) {
             newParent.children.remove(n.name);
-            n.parent = oldParent;
-            n.name = oldName;
-            n.slot = oldSlot;
-            oldParent.children.put(oldName, n);
+            place(n, old);
             throw e;
         }
-        oldParent.modifiedMillis = now;
+        old.parent.modifiedMillis = now;
         newParent.modifiedMillis = now;
         n.modifiedMillis = now;
         log.moved(n.id, newParent.id, n.name, n.slot, now);
@@ -313,11 +291,11 @@ public final class Namespace {
         return added.handle((v, err) -> {
             synchronized (this) {
                 if (err != null) {
-                    undoMove(n, newParent, oldParent, oldName, oldSlot, source, target);
-                    throw recordFailure(target.toString(), err);
+                    undoMove(n, newParent, old, source, target);
+                    throw DirectoryRecords.failure(target.toString(), err);
                 }
-                return oldSlot < 0 || oldParent.slots == null ? CompletableFuture.<Void>completedFuture(null)
-                        : clearSlot(oldParent, oldSlot);
+                return old.slot < 0 || old.parent.slots == null ? CompletableFuture.<Void>completedFuture(null)
+                        : records.clear(old.parent, old.slot);
             }
         }).thenCompose(cleared -> cleared.handle((v, err) -> {
             if (err != null) {
@@ -330,22 +308,34 @@ public final class Namespace {
         }));
     }
 
-    private void undoMove(Node n, Node newParent, Node oldParent, String oldName, int oldSlot, PathName source,
-                          PathName target) {
+    /** Where a node sits: its container, its name there, its record slot. */
+    private record Placement(Node parent, String name, int slot) {
+        static Placement of(Node n) {
+            return new Placement(n.parent, n.name, n.slot);
+        }
+    }
+
+    /** Puts {@code n} at {@code p} (its record slot as given; the record is not written here). */
+    private static void place(Node n, Placement p) {
+        n.parent = p.parent();
+        n.name = p.name();
+        n.slot = p.slot();
+        p.parent().children.put(p.name(), n);
+    }
+
+    /** Moves {@code n} back to {@code old} after its new record could not be written, if nothing changed meanwhile. */
+    private void undoMove(Node n, Node newParent, Placement old, PathName source, PathName target) {
         boolean movable = n.state == Node.State.LIVE && n.parent == newParent
-                && oldParent.state == Node.State.LIVE && !oldParent.children.containsKey(oldName);
+                && old.parent.state == Node.State.LIVE && !old.parent.children.containsKey(old.name);
         if (!movable) {
             LOG.warn("cannot undo the move of {} to {} after its record write failed: the namespace changed meanwhile",
                     source, target);
             return;
         }
-        freeSlot(newParent, n);
+        records.free(newParent, n);
         newParent.children.remove(n.name);
-        n.parent = oldParent;
-        n.name = oldName;
-        n.slot = oldSlot;
-        oldParent.children.put(oldName, n);
-        log.moved(n.id, oldParent.id, oldName, oldSlot, n.modifiedMillis);
+        place(n, old);
+        log.moved(n.id, old.parent.id, old.name, old.slot, n.modifiedMillis);
     }
 
     // ------------------------------------------------------------------ map
@@ -356,8 +346,8 @@ public final class Namespace {
      * the next block is allocated if {@code index} is one past the last.
      */
     public synchronized BlockLocation map(long nodeId, long index, long lease) {
-        releaseDueLocked();
-        Node n = byId.get(nodeId);
+        reuse.runDue();
+        Node n = nodes.get(nodeId);
         if (n == null) {
             throw new CreelException(ErrorCode.NOT_FOUND, "node " + nodeId + " does not exist (removed or replaced)");
         }
@@ -387,7 +377,7 @@ public final class Namespace {
             throw new CreelException(ErrorCode.INVALID_ARGUMENT, n.path() + ": blocks are allocated in order; with "
                     + n.blocks.size() + " blocks the next one is index " + n.blocks.size() + ", not " + index);
         }
-        AllocatedBlock b = allocator.allocate(storageClassOf(n), locationOf(n));
+        AllocatedBlock b = allocate(n);
         n.blocks.add(b);
         // A MAP need not wait for its record: the COMMIT that publishes data in this block waits for it.
         log.block(n.id, (int) index, b);
@@ -415,8 +405,8 @@ public final class Namespace {
     }
 
     private CompletableFuture<NodeInfo> commitLocked(long nodeId, long lease, long length, boolean close) {
-        releaseDueLocked();
-        Node n = byId.get(nodeId);
+        reuse.runDue();
+        Node n = nodes.get(nodeId);
         if (n == null || n.state == Node.State.RETIRED) {
             throw new CreelException(ErrorCode.NOT_FOUND, "node " + nodeId + " does not exist (removed or replaced)");
         }
@@ -438,8 +428,9 @@ public final class Namespace {
                     + " exceeds the " + n.blocks.size() + " allocated blocks (" + capacity + " bytes); map blocks first");
         }
         if (close && n.type == NodeType.KEYVALUE && n.parent.state == Node.State.LIVE
-                && !n.parent.children.containsKey(n.name)) {
-            reserveRecordBlock(n.parent); // the key's first value needs a record; fail before changing anything
+                && !n.parent.children.containsKey(n.name) && n.parent.slots != null) {
+            // The key's first value needs a record; fail before changing anything.
+            growRecords(n.parent, records.blockIndexOf(records.nextSlot(n.parent)));
         }
         n.length = length;
         n.modifiedMillis = clock.getAsLong();
@@ -447,7 +438,7 @@ public final class Namespace {
         if (!close) {
             return CompletableFuture.completedFuture(n.info());
         }
-        releaseLease(n);
+        leases.release(n);
         trim(n);
         if (n.type == NodeType.FILE) {
             return CompletableFuture.completedFuture(n.info());
@@ -465,7 +456,7 @@ public final class Namespace {
         }
         Node old = table.children.get(v.name);
         v.state = Node.State.LIVE;
-        liveCount++;
+        nodes.liveAdded();
         table.children.put(v.name, v);
         table.modifiedMillis = v.modifiedMillis;
         NodeInfo info = v.info();
@@ -494,13 +485,13 @@ public final class Namespace {
             }
             synchronized (this) {
                 if (v.state == Node.State.LIVE && table.children.get(v.name) == v) {
-                    freeSlot(table, v);
+                    records.free(table, v);
                     detach(v);
                     retire(v);
                     log.removed(v.id);
                 }
             }
-            throw recordFailure(path, err);
+            throw DirectoryRecords.failure(path, err);
         });
     }
 
@@ -511,13 +502,7 @@ public final class Namespace {
      * beyond it are freed); uncommitted KeyValue versions are dropped.
      */
     public synchronized void connectionClosed(Object owner) {
-        Set<Node> held = leasesByOwner.remove(owner);
-        if (held == null) {
-            return;
-        }
-        for (Node n : held) {
-            n.lease = 0;
-            n.leaseOwner = null;
+        for (Node n : leases.endAll(owner)) {
             if (n.state == Node.State.PENDING) {
                 n.parent.pendingVersions.remove(n);
                 retire(n);
@@ -528,10 +513,9 @@ public final class Namespace {
         }
     }
 
-    /** Ends every retirement whose reuse delay has passed (also done lazily by each call). */
     /** The path of a node (or of a retired one, as it was), or {@code null} if the id is unknown. */
     public synchronized String pathOf(long nodeId) {
-        Node n = byId.get(nodeId);
+        Node n = nodes.get(nodeId);
         return n == null ? null : n.path();
     }
 
@@ -541,16 +525,15 @@ public final class Namespace {
      *
      * @return the number of nodes visited
      */
-    public synchronized long forEachDataNode(String pathText,
-                                             java.util.function.BiConsumer<String, List<AllocatedBlock>> visitor) {
-        Node top = resolve(PathName.parse(pathText));
+    public synchronized long forEachDataNode(String pathText, BiConsumer<String, List<AllocatedBlock>> visitor) {
+        Node top = nodes.resolve(PathName.parse(pathText));
         long visited = 0;
         ArrayDeque<Node> todo = new ArrayDeque<>();
         todo.push(top);
         while (!todo.isEmpty()) {
             Node x = todo.pop();
             if (x.type == NodeType.FILE || x.type == NodeType.KEYVALUE) {
-                visitor.accept(x.path(), java.util.Collections.unmodifiableList(x.blocks));
+                visitor.accept(x.path(), Collections.unmodifiableList(x.blocks));
                 visited++;
             }
             x.children.values().forEach(todo::push);
@@ -558,94 +541,49 @@ public final class Namespace {
         return visited;
     }
 
-    /**
-     * Makes sure the record of the next child of {@code container} will have a block, before a
-     * change that cannot be undone cheaply (a KeyValue's first commit) relies on it. A region
-     * shortage is thrown here, with nothing changed yet.
-     */
-    private void reserveRecordBlock(Node container) {
-        if (container.slots == null) {
-            return;
-        }
-        long blockIndex = (long) container.slots.peek() * DirectoryRecord.SIZE / blockSize;
-        while (container.blocks.size() <= blockIndex) {
-            AllocatedBlock b = allocator.allocate(storageClassOf(container), locationOf(container));
-            container.blocks.add(b);
-            log.block(container.id, container.blocks.size() - 1, b);
-        }
-    }
-
+    /** Ends every retirement whose reuse delay has passed (also done lazily by each call). */
     public synchronized void releaseDue() {
-        releaseDueLocked();
+        reuse.runDue();
         allocator.releaseDue();
-    }
-
-    private void releaseDueLocked() {
-        long now = clock.getAsLong();
-        while (!delayed.isEmpty() && delayed.peekFirst().readyAt() <= now) {
-            delayed.removeFirst().action().run();
-        }
-    }
-
-    private void later(Runnable action) {
-        delayed.addLast(new Delayed(clock.getAsLong() + reuseDelayMillis, action));
     }
 
     // ------------------------------------------------------------------ helpers
 
-    private Node resolve(PathName path) {
-        Node cur = root;
-        for (int i = 0; i < path.depth(); i++) {
-            if (!cur.type.isContainer()) {
-                throw new CreelException(ErrorCode.NOT_A_CONTAINER, path + ": " + cur.path() + " is a "
-                        + cur.type.displayName() + ", which holds no children");
-            }
-            Node next = cur.children.get(path.component(i));
-            if (next == null) {
-                String missing = cur.path().equals("/") ? "/" + path.component(i) : cur.path() + "/" + path.component(i);
-                throw new CreelException(ErrorCode.NOT_FOUND, missing.equals(path.toString())
-                        ? path + ": no such node" : path + ": " + missing + " does not exist");
-            }
-            cur = next;
-        }
-        return cur;
+    private AllocatedBlock allocate(Node n) {
+        return allocator.allocate(NodeTable.storageClassOf(n, allocator.defaultClass()), NodeTable.locationOf(n));
     }
 
-    /** The parent a node of {@code type} at {@code path} goes in: it must exist and accept the type. */
-    private Node resolveParent(PathName path, NodeType type) {
-        PathName parentPath = path.parent();
-        Node parent;
+    /**
+     * Gives {@code child} a record slot in {@code container} (allocating the container's next block
+     * if the slot needs it) and writes its record. A region shortage is thrown with nothing changed,
+     * so the caller can ask for a region and try again.
+     */
+    private CompletableFuture<Void> addRecord(Node container, Node child) {
+        if (container.slots == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        int slot = records.take(container);
         try {
-            parent = resolve(parentPath);
-        } catch (CreelException e) {
-            if (e.code() == ErrorCode.NOT_FOUND) {
-                throw new CreelException(ErrorCode.NOT_FOUND, path + ": parent " + parentPath + " does not exist");
-            }
+            growRecords(container, records.blockIndexOf(slot));
+        } catch (RegionShortage e) {
+            records.untake(container, slot);
             throw e;
+        } catch (CreelException e) {
+            records.untake(container, slot);
+            throw new CreelException(e.code(), child.path() + ": no block for the directory record in "
+                    + container.path() + ": " + e.getMessage(), e);
         }
-        if (!parent.type.mayContain(type)) {
-            throw new CreelException(ErrorCode.INVALID_PARENT, path + ": " + NodeType.containmentRule(type)
-                    + " (" + parentPath + " is a " + parent.type.displayName() + ")");
-        }
-        return parent;
+        child.slot = slot;
+        return records.write(container, child);
     }
 
-    private String storageClassOf(Node n) {
-        for (Node x = n; x != null; x = x.parent) {
-            if (!x.storageClass.isEmpty()) {
-                return x.storageClass;
-            }
+    /** Allocates (and logs) blocks of {@code container}'s records up to block {@code blockIndex}. */
+    private void growRecords(Node container, long blockIndex) {
+        while (container.blocks.size() <= blockIndex) {
+            AllocatedBlock b = allocate(container);
+            container.blocks.add(b);
+            log.block(container.id, container.blocks.size() - 1, b);
         }
-        return allocator.defaultClass();
-    }
-
-    private String locationOf(Node n) {
-        for (Node x = n; x != null; x = x.parent) {
-            if (!x.locationClass.isEmpty()) {
-                return x.locationClass;
-            }
-        }
-        return "";
     }
 
     /** Logs a new node with its first block (if it has one). */
@@ -659,30 +597,6 @@ public final class Namespace {
 
     private static BlockLocation firstBlock(Node n) {
         return n.blocks.isEmpty() ? null : n.blocks.get(0).at(n.id, 0);
-    }
-
-    private void grantLease(Node n, Object owner) {
-        long lease;
-        do {
-            lease = ThreadLocalRandom.current().nextLong();
-        } while (lease == 0);
-        n.lease = lease;
-        n.leaseOwner = owner;
-        leasesByOwner.computeIfAbsent(owner, o -> new HashSet<>()).add(n);
-    }
-
-    private void releaseLease(Node n) {
-        if (n.leaseOwner != null) {
-            Set<Node> held = leasesByOwner.get(n.leaseOwner);
-            if (held != null) {
-                held.remove(n);
-                if (held.isEmpty()) {
-                    leasesByOwner.remove(n.leaseOwner);
-                }
-            }
-        }
-        n.lease = 0;
-        n.leaseOwner = null;
     }
 
     /**
@@ -720,87 +634,17 @@ public final class Namespace {
                 continue;
             }
             if (x.state == Node.State.LIVE) {
-                liveCount--;
+                nodes.liveRemoved();
             }
             x.state = Node.State.RETIRED;
             if (x.lease != 0) {
-                releaseLease(x);
+                leases.release(x);
             }
             allocator.retire(x.blocks);
             x.children.values().forEach(todo::push);
             x.pendingVersions.forEach(todo::push);
             long id = x.id;
-            later(() -> byId.remove(id));
+            reuse.later(() -> nodes.forget(id));
         }
-    }
-
-    /** Gives {@code child} a record slot in {@code container} and writes its record. */
-    private CompletableFuture<Void> addRecord(Node container, Node child) {
-        if (container.slots == null) {
-            return CompletableFuture.completedFuture(null);
-        }
-        int slot = container.slots.take();
-        long blockIndex = (long) slot * DirectoryRecord.SIZE / blockSize;
-        try {
-            while (container.blocks.size() <= blockIndex) {
-                AllocatedBlock b = allocator.allocate(storageClassOf(container), locationOf(container));
-                container.blocks.add(b);
-                log.block(container.id, container.blocks.size() - 1, b);
-            }
-        } catch (io.creel.namenode.allocation.RegionShortage e) {
-            container.slots.untake(slot);
-            throw e; // the caller asks for a region and tries again
-        } catch (CreelException e) {
-            container.slots.untake(slot);
-            throw new CreelException(e.code(), child.path() + ": no block for the directory record in "
-                    + container.path() + ": " + e.getMessage(), e);
-        }
-        child.slot = slot;
-        return writeSlot(container, slot, new DirectoryRecord(child.type, child.id, child.name).toBuffer());
-    }
-
-    /** Clears the child's record and frees its slot (reusable after the delay). */
-    private CompletableFuture<Void> freeSlot(Node container, Node child) {
-        int slot = child.slot;
-        child.slot = -1;
-        if (container == null || container.slots == null || slot < 0) {
-            return CompletableFuture.completedFuture(null);
-        }
-        return clearSlot(container, slot);
-    }
-
-    private CompletableFuture<Void> clearSlot(Node container, int slot) {
-        container.slots.free(slot);
-        later(() -> container.slots.release(slot));
-        return writeSlot(container, slot, DirectoryRecord.cleared());
-    }
-
-    /** Writes one record, after any earlier write to the same slot has finished. */
-    private CompletableFuture<Void> writeSlot(Node container, int slot, ByteBuffer record) {
-        long pos = (long) slot * DirectoryRecord.SIZE;
-        int index = (int) (pos / blockSize);
-        int offset = (int) (pos % blockSize);
-        BlockLocation where = container.blocks.get(index).at(container.id, index);
-        SlotKey key = new SlotKey(container.id, slot);
-        CompletableFuture<Void> previous = lastWrite.get(key);
-        CompletableFuture<Void> next = previous == null ? issue(where, offset, record)
-                : previous.handle((v, e) -> null).thenCompose(x -> issue(where, offset, record));
-        lastWrite.put(key, next);
-        next.whenComplete((v, e) -> lastWrite.remove(key, next));
-        return next;
-    }
-
-    private CompletableFuture<Void> issue(BlockLocation where, int offset, ByteBuffer record) {
-        try {
-            return records.write(where, offset, record);
-        } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(e);
-        }
-    }
-
-    private static CreelException recordFailure(String path, Throwable err) {
-        CreelException cause = CreelException.unwrap(err);
-        return new CreelException(cause.code(), path + ": its directory record could not be written, so the "
-                + "change was undone: " + cause.getMessage(), cause);
     }
 }

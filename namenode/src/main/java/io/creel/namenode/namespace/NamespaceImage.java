@@ -35,7 +35,8 @@ public final class NamespaceImage {
      */
     public static Head snapshot(Namespace ns, NamespaceLog sink, Runnable thenLocked) {
         synchronized (ns) {
-            Node root = ns.root;
+            NodeTable nodes = ns.nodes();
+            Node root = nodes.root();
             describeBlocks(root, sink);
             ArrayDeque<Node> todo = new ArrayDeque<>(root.children.values());
             while (!todo.isEmpty()) {
@@ -45,7 +46,7 @@ public final class NamespaceImage {
                 todo.addAll(n.pendingVersions);
             }
             thenLocked.run();
-            return new Head(root.id, ns.lastId);
+            return new Head(root.id, nodes.lastId());
         }
     }
 
@@ -71,22 +72,24 @@ public final class NamespaceImage {
      */
     public static final class Rebuilder {
         private final Namespace ns;
+        private final NodeTable nodes;
         private final Map<Long, Long> rootAliases = new HashMap<>();
         private long lastId;
 
         /** Rebuilds into {@code ns}, which must be fresh. */
         public Rebuilder(Namespace ns) {
             this.ns = ns;
+            this.nodes = ns.nodes();
         }
 
         /** The image was taken when the root had id {@code rootId} (a new id each run) and ids reached {@code lastId}. */
         public void head(long rootId, long imageLastId) {
-            rootAliases.put(rootId, ns.root.id);
+            rootAliases.put(rootId, nodes.root().id);
             lastId = Math.max(lastId, imageLastId);
         }
 
         private Node node(long id) {
-            Node n = ns.byId.get(rootAliases.getOrDefault(id, id));
+            Node n = nodes.get(rootAliases.getOrDefault(id, id));
             if (n == null) {
                 throw new IllegalStateException("node " + id + " does not exist");
             }
@@ -96,7 +99,7 @@ public final class NamespaceImage {
         public void created(long id, NodeType type, String name, long parentId, String storageClass,
                             String locationClass, boolean enumerable, boolean pending, int slot, long modified) {
             Node parent = node(parentId);
-            if (ns.byId.containsKey(id)) {
+            if (nodes.get(id) != null) {
                 throw new IllegalStateException("node " + id + " is created twice");
             }
             if (!parent.type.mayContain(type)) {
@@ -114,7 +117,7 @@ public final class NamespaceImage {
                 parent.children.put(name, n);
                 parent.modifiedMillis = Math.max(parent.modifiedMillis, modified);
             }
-            ns.byId.put(id, n);
+            nodes.add(n);
             lastId = Math.max(lastId, id);
         }
 
@@ -190,7 +193,7 @@ public final class NamespaceImage {
             while (!todo.isEmpty()) {
                 Node x = todo.pop();
                 x.state = Node.State.RETIRED;
-                ns.byId.remove(x.id);
+                nodes.forget(x.id);
                 x.children.values().forEach(todo::push);
                 x.pendingVersions.forEach(todo::push);
             }
@@ -212,7 +215,7 @@ public final class NamespaceImage {
                 long live = 0;
                 long blocks = 0;
                 ArrayDeque<Node> todo = new ArrayDeque<>();
-                todo.push(ns.root);
+                todo.push(nodes.root());
                 while (!todo.isEmpty()) {
                     Node n = todo.pop();
                     live++;
@@ -237,7 +240,7 @@ public final class NamespaceImage {
                     }
                 }
                 // Retired ids left from removals are gone with their nodes; only reachable nodes remain.
-                ns.byId.values().removeIf(n -> n.state != Node.State.LIVE);
+                nodes.forgetIf(n -> n.state != Node.State.LIVE);
                 for (Map.Entry<StorageServerInfo, List<Long>> e : used.entrySet()) {
                     List<Long> numbers = e.getValue();
                     numbers.sort(Comparator.naturalOrder());
@@ -246,8 +249,8 @@ public final class NamespaceImage {
                     }
                 }
                 allocator.advanceTagPast(maxTag);
-                ns.liveCount = live;
-                ns.lastId = Math.max(ns.lastId, lastId);
+                nodes.setLiveCount(live);
+                nodes.advanceIdsPast(lastId);
                 return blocks;
             }
         }
