@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -54,6 +56,28 @@ class ShadedJarIT {
             String ls = fs(cp, tmp, "-ls", root + "/demo");
             assertTrue(ls.contains(root + "/demo/hello.txt") && ls.contains(" 21 "), ls);
             assertEquals("hello from hadoop fs\n", fs(cp, tmp, "-cat", root + "/demo/hello.txt"));
+        }
+    }
+
+    @Test
+    void neitherTheShadedJarNorTheClientLibraryCarriesACommandLineParser() throws IOException {
+        Path shaded = jarIn(Path.of("target"), "creel-hadoop-.*\\.jar");
+        Path client = jarIn(Path.of("..", "client", "target"), "creel-client-[^-]*(-SNAPSHOT)?\\.jar");
+        for (Path jar : List.of(shaded, client)) {
+            List<String> entries;
+            try (JarFile j = new JarFile(jar.toFile())) {
+                entries = j.stream().map(JarEntry::getName).toList();
+            }
+            assertTrue(entries.stream().anyMatch(e -> e.startsWith("io/creel/client/")), jar + " holds the client");
+            List<String> parsers = entries.stream().filter(e -> e.contains("picocli")).toList();
+            assertEquals(List.of(), parsers, jar + " must not carry picocli");
+        }
+    }
+
+    private static Path jarIn(Path dir, String pattern) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().matches(pattern)).findFirst()
+                    .orElseThrow(() -> new AssertionError("no " + pattern + " in " + dir + " (run mvn package first)"));
         }
     }
 
