@@ -7,9 +7,11 @@ import java.util.concurrent.CompletableFuture;
 /**
  * A client's way of moving bytes to and from the blocks of one storage server.
  *
- * <p>Buffer ownership: the caller lends {@code dst}/{@code src} to the transport until the future
- * completes and must not touch it before then; the transport advances the buffer's position by the
- * bytes moved. Futures fail with a {@link io.creel.common.error.CreelException}.
+ * <p>Buffer ownership: the caller ({@link io.creel.storage.transport.BlockTransfers}) hands the
+ * transport a slice of its own buffer, to consume until the future completes: on success the slice's
+ * position has advanced by the bytes moved; on failure the slice is discarded, whatever it holds, so
+ * a transport never restores a position. Futures fail with a
+ * {@link io.creel.common.error.CreelException}.
  */
 public interface BlockTransport extends AutoCloseable {
     /** Reads {@code dst.remaining()} bytes at {@code offset} of the block into {@code dst}. */

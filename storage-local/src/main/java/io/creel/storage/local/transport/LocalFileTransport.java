@@ -39,7 +39,6 @@ final class LocalFileTransport implements BlockTransport {
 
     @Override
     public CompletableFuture<Void> read(BlockLocation block, int offset, ByteBuffer dst) {
-        int start = dst.position();
         try {
             BlockRanges.check(server, block, offset, dst.remaining());
             String where = "local-file read from " + server.address();
@@ -55,10 +54,8 @@ final class LocalFileTransport implements BlockTransport {
             tags.checkOrThrow(block.blockNumber(), block.tag(), where);
             return CompletableFuture.completedFuture(null);
         } catch (CreelException e) {
-            dst.position(start);
             return CompletableFuture.failedFuture(e);
         } catch (IOException e) {
-            dst.position(start);
             return CompletableFuture.failedFuture(new CreelException(ErrorCode.INTERNAL, "reading "
                     + files.dataPath() + " of " + server.address() + " failed: " + e, e));
         }

@@ -32,7 +32,6 @@ final class MappedTransport implements BlockTransport {
 
     @Override
     public CompletableFuture<Void> read(BlockLocation block, int offset, ByteBuffer dst) {
-        int start = dst.position();
         try {
             BlockRanges.check(server, block, offset, dst.remaining());
             tags.checkOrThrow(block.blockNumber(), block.tag(), "mapped read from " + server.address());
@@ -40,7 +39,6 @@ final class MappedTransport implements BlockTransport {
             tags.checkOrThrow(block.blockNumber(), block.tag(), "mapped read from " + server.address());
             return CompletableFuture.completedFuture(null);
         } catch (CreelException e) {
-            dst.position(start); // the bytes copied are not the block's: nothing was read
             return CompletableFuture.failedFuture(e);
         }
     }
