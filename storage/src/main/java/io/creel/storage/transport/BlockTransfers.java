@@ -83,6 +83,7 @@ public final class BlockTransfers implements AutoCloseable {
         private final ByteBuffer buffer;
         private final CompletableFuture<Void> outcome = new CompletableFuture<>();
         private boolean relocated;
+        private boolean reportedStarted;
 
         Attempt(Direction direction, String what, long blockIndex, BlockLocator locator, int offset,
                 ByteBuffer buffer) {
@@ -125,7 +126,12 @@ public final class BlockTransfers implements AutoCloseable {
             } catch (RuntimeException e) {
                 moved = CompletableFuture.failedFuture(e);
             }
-            locator.transferStarted(loc);
+            // Once per piece, and only for an attempt that got going: a fallback or relocation is the
+            // same transfer, and the user's next lookup is already under way.
+            if (!reportedStarted && !moved.isCompletedExceptionally()) {
+                reportedStarted = true;
+                locator.transferStarted(loc);
+            }
             moved.whenComplete((v, t) -> {
                 if (t == null) {
                     outcome.complete(null);
