@@ -263,6 +263,65 @@ class BlockTransfersTest {
         assertEquals("/f: reading block 0 failed: node was removed", e.getMessage());
     }
 
+    // ---- a misbehaving locator ----
+
+    @Test
+    void aLocatorThatThrowsFailsTheTransfersFutureInsteadOfTheCall() {
+        BlockLocator broken = () -> {
+            throw new IllegalStateException("location cache is closed");
+        };
+        CompletableFuture<Void> f = read(broken, 0, ByteBuffer.allocate(8));
+        CreelException e = Await.failure(f);
+        assertEquals(ErrorCode.INTERNAL, e.code());
+        assertTrue(e.getMessage().startsWith("/f: reading block 0 failed: ")
+                && e.getMessage().contains("location cache is closed"), e.getMessage());
+        assertEquals(0, mapped.opens());
+    }
+
+    @Test
+    void aLocatorThatThrowsWhenAskedToRelocateFailsTheTransferRatherThanLeavingItPending() {
+        servers.reallocate(block, 200);
+        BlockLocator broken = new BlockLocator() {
+            @Override
+            public CompletableFuture<BlockLocation> locate() {
+                return CompletableFuture.completedFuture(block);
+            }
+
+            @Override
+            public CompletableFuture<BlockLocation> relocate(BlockLocation stale) {
+                throw new IllegalStateException("location cache is closed");
+            }
+        };
+        CreelException e = Await.failure(read(broken, 0, ByteBuffer.allocate(8)));
+        assertEquals(ErrorCode.INTERNAL, e.code());
+        assertTrue(e.getMessage().contains("location cache is closed"), e.getMessage());
+    }
+
+    @Test
+    void aLocatorThatAnswersWithNoLocationFailsTheTransferRatherThanLeavingItPending() {
+        CreelException e = Await.failure(read(() -> CompletableFuture.completedFuture(null), 0, ByteBuffer.allocate(8)));
+        assertEquals(ErrorCode.INTERNAL, e.code());
+        assertTrue(e.getMessage().startsWith("/f: reading block 0 failed: "), e.getMessage());
+    }
+
+    @Test
+    void aLocatorThatThrowsWhenToldTheTransferStartedDoesNotStopTheTransfer() {
+        BlockLocator noisy = new BlockLocator() {
+            @Override
+            public CompletableFuture<BlockLocation> locate() {
+                return CompletableFuture.completedFuture(block);
+            }
+
+            @Override
+            public void transferStarted(BlockLocation at) {
+                throw new IllegalStateException("prefetch queue is full");
+            }
+        };
+        ByteBuffer dst = ByteBuffer.allocate(8);
+        Await.result(read(noisy, 0, dst));
+        assertArrayEquals(slice(DATA, 0, 8), dst.array(), "the hint is the locator's business; the bytes still arrive");
+    }
+
     // ---- the caller's buffer ----
 
     @Test
