@@ -106,7 +106,8 @@ public final class StorageServer implements AutoCloseable {
         try {
             volume = tier.open(new TierContext(conf, storageClass, advertiseHost, hostId, binder));
             if (bound[0] == null) {
-                throw new IllegalStateException("tier " + tierName + " opened its volume without binding a port");
+                throw new CreelException(ErrorCode.CONFIGURATION, "tier " + tierName
+                        + " opened its volume without binding a port (a tier calls TierContext.listen once)");
             }
             int port = bound[0].port();
             String name = tierName + " storage " + hostPort(advertiseHost, port);

@@ -21,7 +21,9 @@ public interface BlockLocator {
 
     /**
      * Called once a transfer from {@code at} is under way, so the user can overlap its next lookup
-     * with this transfer (a sequential reader asks for the next block's location now).
+     * with this transfer (a sequential reader asks for the next block's location now). Called at most
+     * once per transfer: not for an attempt refused at once, and not again when the transfer falls
+     * back to another transport or moves to a fresh location.
      */
     default void transferStarted(BlockLocation at) {
     }

@@ -8,6 +8,9 @@ import io.creel.storage.transport.TransportSelector.Choice;
 import io.creel.storage.transport.TransportSelector.Direction;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Moves the bytes of one block piece, and is the one place that decides what happens when that
@@ -26,6 +29,8 @@ import java.util.concurrent.CompletableFuture;
  * attempt leaves nothing to undo. Callers account for the bytes moved themselves.
  */
 public final class BlockTransfers implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(BlockTransfers.class);
+
     private final TransportSelector selector;
 
     public BlockTransfers(TransportSelector selector) {
@@ -83,6 +88,7 @@ public final class BlockTransfers implements AutoCloseable {
         private final ByteBuffer buffer;
         private final CompletableFuture<Void> outcome = new CompletableFuture<>();
         private boolean relocated;
+        private boolean reportedStarted;
 
         Attempt(Direction direction, String what, long blockIndex, BlockLocator locator, int offset,
                 ByteBuffer buffer) {
@@ -95,8 +101,20 @@ public final class BlockTransfers implements AutoCloseable {
         }
 
         CompletableFuture<Void> start() {
-            locate(locator.locate());
+            locate(ask(locator::locate));
             return outcome;
+        }
+
+        /**
+         * Asks the locator, turning a throw into a failed future: the steps run in completion callbacks,
+         * where an escaping exception would be lost and leave the caller waiting forever.
+         */
+        private CompletableFuture<BlockLocation> ask(Supplier<CompletableFuture<BlockLocation>> question) {
+            try {
+                return question.get();
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
         }
 
         private void locate(CompletableFuture<BlockLocation> location) {
@@ -105,11 +123,16 @@ public final class BlockTransfers implements AutoCloseable {
                     outcome.completeExceptionally(wrap(CreelException.unwrap(t), null, null));
                     return;
                 }
+                if (loc == null) {
+                    outcome.completeExceptionally(wrap(new CreelException(ErrorCode.INTERNAL,
+                            "the block's locator answered with no location"), null, null));
+                    return;
+                }
                 Choice choice;
                 try {
                     choice = selector.choose(loc.server(), direction);
-                } catch (CreelException e) {
-                    outcome.completeExceptionally(wrap(e, loc, null));
+                } catch (RuntimeException e) {
+                    outcome.completeExceptionally(wrap(CreelException.unwrap(e), loc, null));
                     return;
                 }
                 transfer(loc, choice);
@@ -125,7 +148,19 @@ public final class BlockTransfers implements AutoCloseable {
             } catch (RuntimeException e) {
                 moved = CompletableFuture.failedFuture(e);
             }
-            locator.transferStarted(loc);
+            // Once per piece, and only for an attempt that got going: a fallback or relocation is the
+            // same transfer, and the user's next lookup is already under way.
+            if (!reportedStarted && !moved.isCompletedExceptionally()) {
+                reportedStarted = true;
+                try {
+                    locator.transferStarted(loc);
+                } catch (RuntimeException e) {
+                    // Only a hint for the user's next lookup; the transport holds the buffer now, so the
+                    // transfer must run to its end whatever the hint did.
+                    LOG.warn("{}: block {}: the locator failed when told its transfer started: {}", what, blockIndex,
+                            e.toString());
+                }
+            }
             moved.whenComplete((v, t) -> {
                 if (t == null) {
                     outcome.complete(null);
@@ -138,7 +173,7 @@ public final class BlockTransfers implements AutoCloseable {
         private void failed(BlockLocation loc, Choice choice, CreelException e) {
             if (e.code() == ErrorCode.STALE_BLOCK && direction == Direction.READ && !relocated) {
                 relocated = true;
-                CompletableFuture<BlockLocation> fresh = locator.relocate(loc);
+                CompletableFuture<BlockLocation> fresh = ask(() -> locator.relocate(loc));
                 if (fresh != null) {
                     locate(fresh);
                     return;
