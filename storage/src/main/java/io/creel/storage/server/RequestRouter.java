@@ -29,7 +29,9 @@ final class RequestRouter implements RequestHandler {
             throw new IllegalStateException(name + ": routes are fixed once the server serves");
         }
         if (routes.putIfAbsent(opcode, handler) != null) {
-            throw new IllegalStateException(name + ": " + opcode + " is routed twice");
+            // Two exporters on the class path serving the same requests: a deployment error.
+            throw new CreelException(ErrorCode.CONFIGURATION, name + ": " + opcode + " is routed twice (two block "
+                    + "exporters on the class path serve it)");
         }
     }
 
