@@ -236,7 +236,7 @@ public final class NvmeTcpController implements AutoCloseable {
         if (s.identity.maxCommands() > 0) {
             depth = Math.min(depth, s.identity.maxCommands());
         }
-        int inCapsule = (int) Math.min(s.options.maxInCapsuleBytes(), s.identity.inCapsuleDataBytes());
+        int inCapsule = (int) Math.min(Integer.MAX_VALUE, s.identity.inCapsuleDataBytes());
         long maxTransfer = Math.min(s.options.maxTransferBytes(), s.identity.maxTransferBytes(s.capabilities));
         int attributes = s.options.disableSqFlowControl() ? NvmeCommands.CONNECT_DISABLE_SQ_FLOW : 0;
         List<CompletableFuture<NvmeTcpQueue>> opening = new ArrayList<>();

@@ -71,7 +71,8 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
     private final SubmissionEntry sqe = new SubmissionEntry();
     private final CompletionEntry cqe = new CompletionEntry();
     private final long timeoutNanos;
-    private final int inCapsuleLimit;
+    private final int capsuleDataLimit;
+    private final int ioDataInCapsuleLimit;
     private final CompletableFuture<NvmeTcpQueue> ready = new CompletableFuture<>();
     private final CompletableFuture<NvmfException> closed = new CompletableFuture<>();
     private final Runnable flushTask = this::flushNow;
@@ -91,13 +92,14 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
     private CommandSlot dataSlot;
     private long dataOffset;
 
-    private NvmeTcpQueue(NvmeTcpEndpoint endpoint, int qid, int depth, int inCapsuleLimit, NvmeTcpOptions options,
+    private NvmeTcpQueue(NvmeTcpEndpoint endpoint, int qid, int depth, int capsuleDataLimit, NvmeTcpOptions options,
             EventLoop loop, long maxReadBytes) {
         this.qid = qid;
         this.endpoint = endpoint;
         this.options = options;
         this.loop = loop;
-        this.inCapsuleLimit = inCapsuleLimit;
+        this.capsuleDataLimit = capsuleDataLimit;
+        this.ioDataInCapsuleLimit = Math.min(capsuleDataLimit, options.maxInCapsuleBytes());
         this.name = (qid == 0 ? "admin queue" : "I/O queue " + qid) + " of " + endpoint;
         this.slots = new CommandSlot[depth];
         this.freeCids = new int[depth];
@@ -115,13 +117,14 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
      * with the Fabrics Connect) can be sent, or fails with a {@link NvmfException}.
      *
      * @param depth most commands outstanding at once (CIDs 0..depth-1)
-     * @param inCapsuleLimit most write data sent inside a command capsule
+     * @param capsuleDataLimit most data the controller accepts inside a command capsule on this queue; Read and
+     *     Write use at most {@link NvmeTcpOptions#maxInCapsuleBytes()} of it
      * @param maxReadBytes most data one C2HData PDU may carry
      */
-    static CompletableFuture<NvmeTcpQueue> open(NvmeTcpEndpoint endpoint, int qid, int depth, int inCapsuleLimit,
+    static CompletableFuture<NvmeTcpQueue> open(NvmeTcpEndpoint endpoint, int qid, int depth, int capsuleDataLimit,
             long maxReadBytes, NvmeTcpOptions options, NvmeTcpEventLoops loops) {
         EventLoop loop = loops.group().next();
-        NvmeTcpQueue q = new NvmeTcpQueue(endpoint, qid, depth, inCapsuleLimit, options, loop, maxReadBytes);
+        NvmeTcpQueue q = new NvmeTcpQueue(endpoint, qid, depth, capsuleDataLimit, options, loop, maxReadBytes);
         Bootstrap b = new Bootstrap().group(loop).channel(loops.channelType())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) options.connectTimeout().toMillis())
@@ -262,7 +265,7 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
         slot.begin(command, f, wantsResult, System.nanoTime() + timeoutNanos);
         int length = command.dataLength();
         boolean inCapsule = command.direction() == DataDirection.HOST_TO_CONTROLLER && length > 0
-                && length <= inCapsuleLimit;
+                && length <= (command.isFabrics() ? capsuleDataLimit : ioDataInCapsuleLimit);
         slot.inCapsule = inCapsule;
         ByteBuf out = channel.alloc().buffer(PduType.CAPSULE_CMD.headerLength() + 4 + 128);
         int start = out.writerIndex();
