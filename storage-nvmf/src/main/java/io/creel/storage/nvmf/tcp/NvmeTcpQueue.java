@@ -595,8 +595,9 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
         slot.clear();
         String what = command.describe() + " (CID " + slot.cid + ") got no answer on " + name + " within "
                 + options.commandTimeout().toMillis() + " ms";
-        f.completeExceptionally(new NvmfException(NvmfException.Kind.TIMEOUT, what));
+        // close first, so that whatever the failed future's callbacks do sees the queue closed for this reason
         close(new NvmfException(NvmfException.Kind.TIMEOUT, name + " closed: " + what), null);
+        f.completeExceptionally(new NvmfException(NvmfException.Kind.TIMEOUT, what));
     }
 
     private void close(NvmfException cause, PduException protocolError) {
@@ -626,9 +627,9 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
         dataSlot = null;
         if (protocolError != null || (was == State.READY && failed > 0)
                 || cause.kind() == NvmfException.Kind.TIMEOUT) {
-            LOG.warn("{} ({} commands failed)", cause.getMessage(), failed);
+            LOG.warn("{} ({} other commands failed with it)", cause.getMessage(), failed);
         } else {
-            LOG.debug("{} ({} commands failed)", cause.getMessage(), failed);
+            LOG.debug("{} ({} other commands failed with it)", cause.getMessage(), failed);
         }
         ready.completeExceptionally(cause);
         if (channel != null) {
