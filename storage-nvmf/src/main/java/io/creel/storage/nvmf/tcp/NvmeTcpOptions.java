@@ -18,14 +18,12 @@ import java.util.UUID;
  * @param keepAlive KATO sent in the admin Connect; a Keep Alive goes out every half of it; ZERO turns
  *     keep alive off (default 10 s)
  * @param maxTransferBytes most data one Read or Write moves (default 1 MiB), lowered to the controller's MDTS
- * @param maxInCapsuleBytes most write data sent inside the command capsule (default 16 KiB), lowered to what
- *     the controller accepts (IOCCSZ); larger writes wait for R2T. 0 sends all data through R2T/H2CData.
  * @param disableSqFlowControl ask I/O queues to run without SQ flow control, which lets the controller end a
  *     successful Read with its last C2HData PDU instead of a response capsule (default false)
  */
 public record NvmeTcpOptions(String hostNqn, UUID hostId, boolean headerDigest, boolean dataDigest, int ioQueues,
         int queueDepth, Duration commandTimeout, Duration connectTimeout, Duration keepAlive, int maxTransferBytes,
-        int maxInCapsuleBytes, boolean disableSqFlowControl) {
+        boolean disableSqFlowControl) {
 
     private static final UUID JVM_HOST_ID = UUID.randomUUID();
 
@@ -46,9 +44,6 @@ public record NvmeTcpOptions(String hostNqn, UUID hostId, boolean headerDigest, 
         if (maxTransferBytes < 4096) {
             throw new IllegalArgumentException("maxTransferBytes must be at least 4096, not " + maxTransferBytes);
         }
-        if (maxInCapsuleBytes < 0) {
-            throw new IllegalArgumentException("maxInCapsuleBytes must not be negative: " + maxInCapsuleBytes);
-        }
     }
 
     private static void requirePositive(Duration d, String name) {
@@ -59,46 +54,41 @@ public record NvmeTcpOptions(String hostNqn, UUID hostId, boolean headerDigest, 
 
     public static NvmeTcpOptions defaults() {
         return new NvmeTcpOptions("nqn.2014-08.org.nvmexpress:uuid:" + JVM_HOST_ID, JVM_HOST_ID, false, false, 2, 128,
-                Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(10), 1 << 20, 16384, false);
+                Duration.ofSeconds(10), Duration.ofSeconds(10), Duration.ofSeconds(10), 1 << 20, false);
     }
 
     public NvmeTcpOptions withHost(String nqn, UUID id) {
         return new NvmeTcpOptions(nqn, id, headerDigest, dataDigest, ioQueues, queueDepth, commandTimeout,
-                connectTimeout, keepAlive, maxTransferBytes, maxInCapsuleBytes, disableSqFlowControl);
+                connectTimeout, keepAlive, maxTransferBytes, disableSqFlowControl);
     }
 
     public NvmeTcpOptions withDigests(boolean header, boolean data) {
         return new NvmeTcpOptions(hostNqn, hostId, header, data, ioQueues, queueDepth, commandTimeout,
-                connectTimeout, keepAlive, maxTransferBytes, maxInCapsuleBytes, disableSqFlowControl);
+                connectTimeout, keepAlive, maxTransferBytes, disableSqFlowControl);
     }
 
     public NvmeTcpOptions withIoQueues(int queues, int depth) {
         return new NvmeTcpOptions(hostNqn, hostId, headerDigest, dataDigest, queues, depth, commandTimeout,
-                connectTimeout, keepAlive, maxTransferBytes, maxInCapsuleBytes, disableSqFlowControl);
+                connectTimeout, keepAlive, maxTransferBytes, disableSqFlowControl);
     }
 
     public NvmeTcpOptions withTimeouts(Duration command, Duration connect) {
         return new NvmeTcpOptions(hostNqn, hostId, headerDigest, dataDigest, ioQueues, queueDepth, command, connect,
-                keepAlive, maxTransferBytes, maxInCapsuleBytes, disableSqFlowControl);
+                keepAlive, maxTransferBytes, disableSqFlowControl);
     }
 
     public NvmeTcpOptions withKeepAlive(Duration kato) {
         return new NvmeTcpOptions(hostNqn, hostId, headerDigest, dataDigest, ioQueues, queueDepth, commandTimeout,
-                connectTimeout, kato, maxTransferBytes, maxInCapsuleBytes, disableSqFlowControl);
+                connectTimeout, kato, maxTransferBytes, disableSqFlowControl);
     }
 
     public NvmeTcpOptions withMaxTransferBytes(int bytes) {
         return new NvmeTcpOptions(hostNqn, hostId, headerDigest, dataDigest, ioQueues, queueDepth, commandTimeout,
-                connectTimeout, keepAlive, bytes, maxInCapsuleBytes, disableSqFlowControl);
-    }
-
-    public NvmeTcpOptions withMaxInCapsuleBytes(int bytes) {
-        return new NvmeTcpOptions(hostNqn, hostId, headerDigest, dataDigest, ioQueues, queueDepth, commandTimeout,
-                connectTimeout, keepAlive, maxTransferBytes, bytes, disableSqFlowControl);
+                connectTimeout, keepAlive, bytes, disableSqFlowControl);
     }
 
     public NvmeTcpOptions withSqFlowControlDisabled(boolean disabled) {
         return new NvmeTcpOptions(hostNqn, hostId, headerDigest, dataDigest, ioQueues, queueDepth, commandTimeout,
-                connectTimeout, keepAlive, maxTransferBytes, maxInCapsuleBytes, disabled);
+                connectTimeout, keepAlive, maxTransferBytes, disabled);
     }
 }

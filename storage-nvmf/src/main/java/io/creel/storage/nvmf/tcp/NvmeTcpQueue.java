@@ -72,7 +72,6 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
     private final CompletionEntry cqe = new CompletionEntry();
     private final long timeoutNanos;
     private final int capsuleDataLimit;
-    private final int ioDataInCapsuleLimit;
     private final CompletableFuture<NvmeTcpQueue> ready = new CompletableFuture<>();
     private final CompletableFuture<NvmfException> closed = new CompletableFuture<>();
     private final Runnable flushTask = this::flushNow;
@@ -99,7 +98,6 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
         this.options = options;
         this.loop = loop;
         this.capsuleDataLimit = capsuleDataLimit;
-        this.ioDataInCapsuleLimit = Math.min(capsuleDataLimit, options.maxInCapsuleBytes());
         this.name = (qid == 0 ? "admin queue" : "I/O queue " + qid) + " of " + endpoint;
         this.slots = new CommandSlot[depth];
         this.freeCids = new int[depth];
@@ -117,8 +115,8 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
      * with the Fabrics Connect) can be sent, or fails with a {@link NvmfException}.
      *
      * @param depth most commands outstanding at once (CIDs 0..depth-1)
-     * @param capsuleDataLimit most data the controller accepts inside a command capsule on this queue; Read and
-     *     Write use at most {@link NvmeTcpOptions#maxInCapsuleBytes()} of it
+     * @param capsuleDataLimit most data the controller accepts inside a command capsule on this queue; data that
+     *     fits always goes in the capsule (Linux nvmet never sends an R2T for a write it expects in-capsule)
      * @param maxReadBytes most data one C2HData PDU may carry
      */
     static CompletableFuture<NvmeTcpQueue> open(NvmeTcpEndpoint endpoint, int qid, int depth, int capsuleDataLimit,
@@ -265,7 +263,7 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
         slot.begin(command, f, wantsResult, System.nanoTime() + timeoutNanos);
         int length = command.dataLength();
         boolean inCapsule = command.direction() == DataDirection.HOST_TO_CONTROLLER && length > 0
-                && length <= (command.isFabrics() ? capsuleDataLimit : ioDataInCapsuleLimit);
+                && length <= capsuleDataLimit;
         slot.inCapsule = inCapsule;
         ByteBuf out = channel.alloc().buffer(PduType.CAPSULE_CMD.headerLength() + 4 + 128);
         int start = out.writerIndex();

@@ -102,13 +102,15 @@ class FakeTargetInitiatorTest {
     }
 
     @Test
-    void withInCapsuleDataOffEveryWriteWaitsForR2t() throws Exception {
-        NvmeNamespace ns = done(connect(options().withMaxInCapsuleBytes(0)).namespace(1));
-        done(ns.write(0, ByteBuffer.wrap(random(512, 3))));
-        done(ns.write(1, ByteBuffer.wrap(random(4096, 4))));
-        assertEquals(0, target.inCapsuleWrites.get());
-        assertEquals(2, target.r2tWrites.get());
-        assertArrayEquals(random(4096, 4), target.contents(SECTOR, 4096));
+    void writesThatDoNotFitTheControllersCapsuleWaitForR2t() throws Exception {
+        target.inCapsuleBytes = 1024;
+        NvmeNamespace ns = done(connect(options()).namespace(1));
+        done(ns.write(0, ByteBuffer.wrap(random(1024, 3))));
+        done(ns.write(2, ByteBuffer.wrap(random(1536, 4))));
+        assertEquals(1, target.inCapsuleWrites.get(), "1 KiB fits");
+        assertEquals(1, target.r2tWrites.get(), "1.5 KiB does not");
+        assertArrayEquals(random(1024, 3), target.contents(0, 1024));
+        assertArrayEquals(random(1536, 4), target.contents(2 * SECTOR, 1536));
     }
 
     @ParameterizedTest(name = "header digest {0}, data digest {1}")
