@@ -28,6 +28,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.channel.EventLoop;
+import io.netty.channel.socket.DuplexChannel;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
@@ -54,6 +55,9 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
     private static final Logger LOG = LoggerFactory.getLogger(NvmeTcpQueue.class);
 
     private enum State { CONNECTING, INITIALIZING, READY, CLOSED }
+
+    /** How long a queue closed for a protocol error waits for the target to read its H2CTermReq and close. */
+    private static final long TERM_REQ_LINGER_MILLIS = 1000;
 
     private record Waiting(NvmeCommand command, CompletableFuture<Object> future, boolean wantsResult) {
     }
@@ -625,9 +629,9 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
         dataSlot = null;
         if (protocolError != null || (was == State.READY && failed > 0)
                 || cause.kind() == NvmfException.Kind.TIMEOUT) {
-            LOG.warn("{} ({} other commands failed with it)", cause.getMessage(), failed);
+            LOG.warn("{} ({} commands failed with it)", cause.getMessage(), failed);
         } else {
-            LOG.debug("{} ({} other commands failed with it)", cause.getMessage(), failed);
+            LOG.debug("{} ({} commands failed with it)", cause.getMessage(), failed);
         }
         ready.completeExceptionally(cause);
         if (channel != null) {
@@ -635,7 +639,14 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
                 ByteBuf term = channel.alloc().buffer(TermReqPdu.MAX_LENGTH);
                 TermReqPdu.encode(term, PduType.H2C_TERM_REQ, protocolError.status(), protocolError.fieldOffset(),
                         reader.currentHeader());
-                channel.writeAndFlush(term).addListener(ChannelFutureListener.CLOSE);
+                // Closing a socket with unread input sends a reset, which can destroy the TermReq before the
+                // target reads it: half-close instead, drain input until the target closes, bounded.
+                channel.writeAndFlush(term).addListener((ChannelFutureListener) f -> {
+                    if (channel instanceof DuplexChannel d) {
+                        d.shutdownOutput();
+                    }
+                    loop.schedule(() -> channel.close(), TERM_REQ_LINGER_MILLIS, TimeUnit.MILLISECONDS);
+                });
             } else {
                 channel.close();
             }

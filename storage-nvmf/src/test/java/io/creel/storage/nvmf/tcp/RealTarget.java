@@ -25,21 +25,27 @@ final class RealTarget {
     private RealTarget() {
     }
 
-    /** The target's endpoint; skips (or fails when required) the calling test if it does not answer. */
-    static NvmeTcpEndpoint require() {
+    /** The configured target's endpoint. */
+    static NvmeTcpEndpoint endpoint() {
         String address = setting("creel.test.nvmf.target", "CREEL_TEST_NVMF_TARGET", DEFAULT_ADDRESS);
         String nqn = setting("creel.test.nvmf.nqn", "CREEL_TEST_NVMF_NQN", DEFAULT_NQN);
-        NvmeTcpEndpoint endpoint = NvmeTcpEndpoint.parse(address, nqn);
+        return NvmeTcpEndpoint.parse(address, nqn);
+    }
+
+    /** Why the target cannot be used (nothing answers an ICReq there), or null when it answers. */
+    static String unreachable(NvmeTcpEndpoint endpoint) {
         String problem = probe(endpoint);
-        if (problem != null) {
-            String message = "no NVMe/TCP target at " + address + " (" + problem + "); set creel.test.nvmf.target "
-                    + "(and creel.test.nvmf.nqn), e.g. to the lab guest's forwarded port";
-            if (Boolean.parseBoolean(setting("creel.test.nvmf.required", "CREEL_TEST_NVMF_REQUIRED", "false"))) {
-                fail(message + " [creel.test.nvmf.required=true]");
-            }
-            assumeTrue(false, message);
+        return problem == null ? null : "no NVMe/TCP target at " + endpoint.host() + ":" + endpoint.port() + " ("
+                + problem + "); set creel.test.nvmf.target (and creel.test.nvmf.nqn), e.g. to the lab guest's "
+                + "forwarded port";
+    }
+
+    /** Skips the calling test for {@code why}, or fails it when a target is required. */
+    static void unusable(String why) {
+        if (Boolean.parseBoolean(setting("creel.test.nvmf.required", "CREEL_TEST_NVMF_REQUIRED", "false"))) {
+            fail(why + " [creel.test.nvmf.required=true]");
         }
-        return endpoint;
+        assumeTrue(false, why);
     }
 
     private static String setting(String property, String env, String fallback) {

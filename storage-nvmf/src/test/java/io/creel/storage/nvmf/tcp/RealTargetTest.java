@@ -23,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -30,7 +31,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * The initiator against a real NVMe/TCP target (the Linux kernel's nvmet in the lab guest; see
  * {@link RealTarget} for how to point it elsewhere). Namespace 1 must keep what is written to it
- * (the lab's {@code LAB_NS=ram}); each test uses its own byte range of it.
+ * (the lab's {@code LAB_NS=ram}); the tests write its first 48 MiB, each its own byte range.
  */
 class RealTargetTest {
     private static final int NSID = 1;
@@ -38,20 +39,41 @@ class RealTargetTest {
     private static NvmeTcpEventLoops loops;
     private final List<NvmeTcpController> controllers = new ArrayList<>();
 
+    /** Why the target cannot be used, or null. */
+    private static String unusable;
+
     @BeforeAll
-    static void requireTarget() throws Exception {
-        endpoint = RealTarget.require();
-        loops = NvmeTcpEventLoops.nio(2, "real-target");
-        try (NvmeTcpController c = done(NvmeTcpController.connect(endpoint, NvmeTcpOptions.defaults(), loops))) {
+    static void probeTarget() throws Exception {
+        endpoint = RealTarget.endpoint();
+        unusable = RealTarget.unreachable(endpoint);
+        if (unusable != null) {
+            return;
+        }
+        try (NvmeTcpEventLoops probeLoops = NvmeTcpEventLoops.nio(1, "real-target-probe");
+             NvmeTcpController c = done(NvmeTcpController.connect(endpoint, NvmeTcpOptions.defaults(), probeLoops))) {
             NvmeNamespace ns = done(c.namespace(NSID));
+            // the last sector, put back as it was: the target may be someone else's
+            long last = ns.sectorCount() - 1;
+            ByteBuffer original = ByteBuffer.allocate(ns.sectorSize());
+            done(ns.read(last, original));
             byte[] probe = random(ns.sectorSize(), System.nanoTime());
-            done(ns.write(0, ByteBuffer.wrap(probe)));
+            done(ns.write(last, ByteBuffer.wrap(probe)));
             ByteBuffer back = ByteBuffer.allocate(probe.length);
-            done(ns.read(0, back));
+            done(ns.read(last, back));
+            done(ns.write(last, original));
             if (!Arrays.equals(probe, back.array())) {
-                throw new IllegalStateException("namespace " + NSID + " of " + endpoint + " does not keep what is "
-                        + "written (a null_blk device?); start the lab with LAB_NS=ram");
+                unusable = "namespace " + NSID + " of " + endpoint + " does not keep what is written (a null_blk "
+                        + "device?); start the lab with LAB_NS=ram";
+                return;
             }
+        }
+        loops = NvmeTcpEventLoops.nio(2, "real-target");
+    }
+
+    @BeforeEach
+    void requireTarget() {
+        if (unusable != null) {
+            RealTarget.unusable(unusable);
         }
     }
 
