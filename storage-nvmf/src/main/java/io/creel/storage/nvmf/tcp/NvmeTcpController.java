@@ -259,19 +259,23 @@ public final class NvmeTcpController implements AutoCloseable {
     }
 
     private void start() {
-        admin.closeFuture().thenAccept(cause -> {
-            if (!closing) {
-                LOG.warn("controller {} of {} lost: {}", controllerId, endpoint, cause.getMessage());
-            }
-            ioQueues.forEach(NvmeTcpQueue::close);
-            failure.complete(cause);
-        });
         long kato = options.keepAlive().toMillis();
         if (kato > 0) {
             long interval = Math.max(100, kato / 2);
             keepAliveTask = admin.eventLoop().scheduleAtFixedRate(this::sendKeepAlive, interval, interval,
                     TimeUnit.MILLISECONDS);
         }
+        admin.closeFuture().thenAccept(cause -> {
+            ScheduledFuture<?> ka = keepAliveTask;
+            if (ka != null) {
+                ka.cancel(false);
+            }
+            if (!closing) {
+                LOG.warn("controller {} of {} lost: {}", controllerId, endpoint, cause.getMessage());
+            }
+            ioQueues.forEach(NvmeTcpQueue::close);
+            failure.complete(cause);
+        });
         LOG.info("connected to controller {} of {}: {} {} (firmware {}, NVMe {}), {} I/O queues of depth {}, "
                         + "max transfer {} bytes, digests header {} data {}", controllerId, endpoint, identity.model(),
                 identity.serial(), identity.firmware(), ControllerRegisters.version(version), ioQueues.size(),

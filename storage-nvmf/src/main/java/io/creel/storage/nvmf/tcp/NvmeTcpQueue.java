@@ -165,11 +165,6 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
         return dataDigest;
     }
 
-    /** MAXH2CDATA the controller reported. */
-    long maxH2cData() {
-        return maxH2cData;
-    }
-
     int depth() {
         return slots.length;
     }

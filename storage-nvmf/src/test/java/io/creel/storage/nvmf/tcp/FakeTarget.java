@@ -126,6 +126,7 @@ final class FakeTarget implements AutoCloseable {
     final AtomicInteger inCapsuleWrites = new AtomicInteger();
     final AtomicInteger r2tWrites = new AtomicInteger();
     final AtomicInteger keepAlives = new AtomicInteger();
+    final AtomicInteger flushes = new AtomicInteger();
     final AtomicInteger ioConnects = new AtomicInteger();
     final AtomicInteger dataDigestErrors = new AtomicInteger();
     final AtomicInteger shutdowns = new AtomicInteger();
@@ -407,7 +408,10 @@ final class FakeTarget implements AutoCloseable {
                 }
                 case Opcodes.IO_READ -> read(c, sglLength);
                 case Opcodes.IO_WRITE -> write(c, data, sglLength, sglId);
-                case Opcodes.IO_FLUSH -> respond(c.cid(), 0, 0);
+                case Opcodes.IO_FLUSH -> {
+                    flushes.incrementAndGet();
+                    respond(c.cid(), 0, c.nsid() == 1 ? 0 : status(0x0B));
+                }
                 default -> respond(c.cid(), 0, status(0x01));
             }
         }

@@ -99,6 +99,8 @@ class FakeTargetInitiatorTest {
         done(ns.read(8, back));
         assertArrayEquals(large, back.array(), "read from 22 C2HData PDUs of 3000 bytes");
         assertEquals(0, back.position(), "a namespace read leaves positions alone");
+        done(ns.flush());
+        assertEquals(1, target.flushes.get());
     }
 
     @Test

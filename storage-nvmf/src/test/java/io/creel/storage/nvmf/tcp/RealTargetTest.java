@@ -172,6 +172,7 @@ class RealTargetTest {
             done(io.write(base + 100, ByteBuffer.wrap(data)));
             assertArrayEquals(data, read(io, base + 100, len), len + " bytes");
         }
+        done(ns.flush());
     }
 
     @Test
