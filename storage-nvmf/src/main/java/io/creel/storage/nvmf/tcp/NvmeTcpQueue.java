@@ -1,0 +1,651 @@
+package io.creel.storage.nvmf.tcp;
+
+import io.creel.storage.nvmf.NvmfException;
+import io.creel.storage.nvmf.nvme.CompletionEntry;
+import io.creel.storage.nvmf.nvme.DataDirection;
+import io.creel.storage.nvmf.nvme.NvmeCommand;
+import io.creel.storage.nvmf.nvme.NvmeStatus;
+import io.creel.storage.nvmf.nvme.SubmissionEntry;
+import io.creel.storage.nvmf.tcp.pdu.CapsuleCommandPdu;
+import io.creel.storage.nvmf.tcp.pdu.CapsuleResponsePdu;
+import io.creel.storage.nvmf.tcp.pdu.CommonHeader;
+import io.creel.storage.nvmf.tcp.pdu.DataPdu;
+import io.creel.storage.nvmf.tcp.pdu.FatalErrorStatus;
+import io.creel.storage.nvmf.tcp.pdu.IcReqPdu;
+import io.creel.storage.nvmf.tcp.pdu.IcRespPdu;
+import io.creel.storage.nvmf.tcp.pdu.PduDigest;
+import io.creel.storage.nvmf.tcp.pdu.PduException;
+import io.creel.storage.nvmf.tcp.pdu.PduReader;
+import io.creel.storage.nvmf.tcp.pdu.PduType;
+import io.creel.storage.nvmf.tcp.pdu.R2tPdu;
+import io.creel.storage.nvmf.tcp.pdu.TermReqPdu;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ConnectTimeoutException;
+import io.netty.channel.EventLoop;
+import io.netty.channel.socket.DuplexChannel;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One NVMe/TCP queue pair: a TCP connection carrying one submission/completion queue pair of a
+ * controller. Does connection setup (ICReq/ICResp), sends command capsules with in-capsule data or
+ * answers R2Ts with H2CData, takes C2HData into the caller's buffers, matches response capsules to
+ * commands by CID, and fails every command that gets no answer within the command timeout.
+ *
+ * <p>All state is confined to the queue's event loop; {@link #call} and {@link #run} may be used from
+ * any thread. Futures complete on the event loop, so their callbacks must not block. A command
+ * timeout, a malformed or unexpected PDU, or the loss of the connection closes the queue and fails
+ * every command on it with an error naming the cause: after a timeout the controller may still
+ * answer that CID, so the CID, and with it the queue, cannot be used again. Commands beyond the
+ * queue depth wait in order for a free CID; their timeout starts when they are sent.
+ */
+final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduReader.Handler {
+    private static final Logger LOG = LoggerFactory.getLogger(NvmeTcpQueue.class);
+
+    private enum State { CONNECTING, INITIALIZING, READY, CLOSED }
+
+    /** How long a queue closed for a protocol error waits for the target to read its H2CTermReq and close. */
+    private static final long TERM_REQ_LINGER_MILLIS = 1000;
+
+    private record Waiting(NvmeCommand command, CompletableFuture<Object> future, boolean wantsResult) {
+    }
+
+    private final int qid;
+    private final NvmeTcpEndpoint endpoint;
+    private final NvmeTcpOptions options;
+    private final String name;
+    private final EventLoop loop;
+    private final CommandSlot[] slots;
+    private final int[] freeCids;
+    private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
+    private final PduReader reader;
+    private final PduDigest sendDigest = new PduDigest();
+    private final SubmissionEntry sqe = new SubmissionEntry();
+    private final CompletionEntry cqe = new CompletionEntry();
+    private final long timeoutNanos;
+    private final int capsuleDataLimit;
+    private final CompletableFuture<NvmeTcpQueue> ready = new CompletableFuture<>();
+    private final CompletableFuture<NvmfException> closed = new CompletableFuture<>();
+    private final Runnable flushTask = this::flushNow;
+
+    private volatile State state = State.CONNECTING;
+    private int freeCount;
+    private Channel channel;
+    private boolean headerDigest;
+    private boolean dataDigest;
+    private int cpda;
+    private long maxH2cData;
+    private long icDeadline;
+    private ScheduledFuture<?> sweeper;
+    private boolean flushScheduled;
+    private boolean unflushed;
+    private NvmfException closeCause;
+    private CommandSlot dataSlot;
+    private long dataOffset;
+
+    private NvmeTcpQueue(NvmeTcpEndpoint endpoint, int qid, int depth, int capsuleDataLimit, NvmeTcpOptions options,
+            EventLoop loop, long maxReadBytes) {
+        this.qid = qid;
+        this.endpoint = endpoint;
+        this.options = options;
+        this.loop = loop;
+        this.capsuleDataLimit = capsuleDataLimit;
+        this.name = (qid == 0 ? "admin queue" : "I/O queue " + qid) + " of " + endpoint;
+        this.slots = new CommandSlot[depth];
+        this.freeCids = new int[depth];
+        for (int i = 0; i < depth; i++) {
+            slots[i] = new CommandSlot(i);
+            freeCids[i] = depth - 1 - i;
+        }
+        this.freeCount = depth;
+        this.timeoutNanos = options.commandTimeout().toNanos();
+        this.reader = new PduReader(PduReader.Role.HOST, maxReadBytes, this);
+    }
+
+    /**
+     * Connects a queue pair and exchanges ICReq/ICResp; the future completes when commands (starting
+     * with the Fabrics Connect) can be sent, or fails with a {@link NvmfException}.
+     *
+     * @param depth most commands outstanding at once (CIDs 0..depth-1)
+     * @param capsuleDataLimit most data the controller accepts inside a command capsule on this queue; data that
+     *     fits always goes in the capsule (Linux nvmet never sends an R2T for a write it expects in-capsule)
+     * @param maxReadBytes most data one C2HData PDU may carry
+     */
+    static CompletableFuture<NvmeTcpQueue> open(NvmeTcpEndpoint endpoint, int qid, int depth, int capsuleDataLimit,
+            long maxReadBytes, NvmeTcpOptions options, NvmeTcpEventLoops loops) {
+        EventLoop loop = loops.group().next();
+        NvmeTcpQueue q = new NvmeTcpQueue(endpoint, qid, depth, capsuleDataLimit, options, loop, maxReadBytes);
+        Bootstrap b = new Bootstrap().group(loop).channel(loops.channelType())
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) options.connectTimeout().toMillis())
+                .handler(q);
+        try {
+            b.connect(endpoint.host(), endpoint.port()).addListener((ChannelFutureListener) f -> {
+                if (!f.isSuccess()) {
+                    q.connectFailed(f.cause());
+                }
+            });
+        } catch (RuntimeException e) {
+            q.ready.completeExceptionally(new NvmfException(NvmfException.Kind.CONNECTION,
+                    "cannot connect " + q.name + ": " + e.getMessage(), e));
+        }
+        return q.ready;
+    }
+
+    int qid() {
+        return qid;
+    }
+
+    EventLoop eventLoop() {
+        return loop;
+    }
+
+    /** Whether commands can still be sent. */
+    boolean isOpen() {
+        return state == State.READY;
+    }
+
+    boolean headerDigest() {
+        return headerDigest;
+    }
+
+    boolean dataDigest() {
+        return dataDigest;
+    }
+
+    int depth() {
+        return slots.length;
+    }
+
+    /** Completes, with the reason, when the queue has closed. */
+    CompletableFuture<NvmfException> closeFuture() {
+        return closed;
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+
+    /** Sends {@code command}; completes with the CQE's command-specific result (DW0 | DW1 << 32). */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    CompletableFuture<Long> call(NvmeCommand command) {
+        CompletableFuture<Object> f = new CompletableFuture<>();
+        submit(command, f, true);
+        return (CompletableFuture) f;
+    }
+
+    /** Sends {@code command}; completes with null on success. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    CompletableFuture<Void> run(NvmeCommand command) {
+        CompletableFuture<Object> f = new CompletableFuture<>();
+        submit(command, f, false);
+        return (CompletableFuture) f;
+    }
+
+    /** Closes the connection; commands still outstanding fail with {@link NvmfException.Kind#CONNECTION}. */
+    void close() {
+        onLoop(() -> close(new NvmfException(NvmfException.Kind.CONNECTION, name + " was closed by the host"), null));
+    }
+
+    private void submit(NvmeCommand command, CompletableFuture<Object> f, boolean wantsResult) {
+        if (loop.inEventLoop()) {
+            start(command, f, wantsResult);
+            return;
+        }
+        try {
+            loop.execute(() -> start(command, f, wantsResult));
+        } catch (RejectedExecutionException e) {
+            f.completeExceptionally(new NvmfException(NvmfException.Kind.CONNECTION,
+                    command.describe() + " not sent: the event loop of " + name + " has shut down", e));
+        }
+    }
+
+    private void onLoop(Runnable task) {
+        if (loop.inEventLoop()) {
+            task.run();
+        } else {
+            try {
+                loop.execute(task);
+            } catch (RejectedExecutionException e) {
+                LOG.debug("{}: event loop already shut down", name, e);
+            }
+        }
+    }
+
+    private void start(NvmeCommand command, CompletableFuture<Object> f, boolean wantsResult) {
+        if (closeCause != null || state != State.READY) {
+            f.completeExceptionally(notSent(command));
+            return;
+        }
+        if (freeCount == 0 || !waiting.isEmpty()) {
+            waiting.add(new Waiting(command, f, wantsResult));
+            sendWaiting();
+            return;
+        }
+        issue(command, f, wantsResult);
+    }
+
+    private NvmfException notSent(NvmeCommand command) {
+        if (closeCause != null) {
+            return new NvmfException(closeCause.kind(), command.describe() + " not sent: " + closeCause.getMessage(),
+                    closeCause);
+        }
+        return new NvmfException(NvmfException.Kind.CONNECTION, command.describe() + " not sent: " + name
+                + " is not connected");
+    }
+
+    private void sendWaiting() {
+        while (freeCount > 0 && closeCause == null) {
+            Waiting w = waiting.poll();
+            if (w == null) {
+                return;
+            }
+            issue(w.command(), w.future(), w.wantsResult());
+        }
+    }
+
+    private void issue(NvmeCommand command, CompletableFuture<Object> f, boolean wantsResult) {
+        CommandSlot slot = slots[freeCids[--freeCount]];
+        slot.begin(command, f, wantsResult, System.nanoTime() + timeoutNanos);
+        int length = command.dataLength();
+        boolean inCapsule = command.direction() == DataDirection.HOST_TO_CONTROLLER && length > 0
+                && length <= capsuleDataLimit;
+        slot.inCapsule = inCapsule;
+        ByteBuf out = channel.alloc().buffer(PduType.CAPSULE_CMD.headerLength() + 4 + 128);
+        int start = out.writerIndex();
+        int sqeIndex = CapsuleCommandPdu.encodeHeader(out, headerDigest, dataDigest, cpda, inCapsule ? length : 0);
+        command.encode(sqe.wrap(out, sqeIndex));
+        sqe.cid(slot.cid).flags(SubmissionEntry.FLAGS_SGL).sgl(0, length,
+                inCapsule ? SubmissionEntry.SGL_IN_CAPSULE : SubmissionEntry.SGL_TRANSPORT_DATA_BLOCK);
+        if (headerDigest) {
+            sendDigest.appendHeaderDigest(out, start, PduType.CAPSULE_CMD.headerLength());
+        }
+        if (inCapsule) {
+            out.writeZero(start + CapsuleCommandPdu.dataOffset(headerDigest, cpda) - out.writerIndex());
+        }
+        write(out);
+        if (inCapsule) {
+            writeData(command.data(), 0, length);
+            slot.transferred = length;
+        }
+        scheduleFlush();
+    }
+
+    private void write(ByteBuf b) {
+        channel.write(b, channel.voidPromise());
+        unflushed = true;
+    }
+
+    private void writeData(ByteBuffer[] data, long offset, int length) {
+        if (dataDigest) {
+            sendDigest.reset();
+        }
+        TransferBuffers.slices(data, offset, length, slice -> {
+            if (dataDigest) {
+                sendDigest.update(slice);
+            }
+            write(TransferBuffers.wrap(slice));
+        });
+        if (dataDigest) {
+            ByteBuf d = channel.alloc().buffer(CommonHeader.DIGEST_LENGTH);
+            d.writeIntLE(sendDigest.value());
+            write(d);
+        }
+    }
+
+    // Flushing once per batch of submissions rather than per command: the flush task runs after the
+    // submissions already queued on the event loop.
+    private void scheduleFlush() {
+        if (!flushScheduled) {
+            flushScheduled = true;
+            loop.execute(flushTask);
+        }
+    }
+
+    private void flushNow() {
+        flushScheduled = false;
+        if (unflushed && channel != null) {
+            unflushed = false;
+            channel.flush();
+        }
+    }
+
+    // ---- channel events ----
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        channel = ctx.channel();
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        state = State.INITIALIZING;
+        icDeadline = System.nanoTime() + options.connectTimeout().toNanos();
+        long tick = Math.max(5, Math.min(100, Math.min(options.commandTimeout().toMillis(),
+                options.connectTimeout().toMillis()) / 4));
+        sweeper = loop.scheduleAtFixedRate(this::sweep, tick, tick, TimeUnit.MILLISECONDS);
+        ByteBuf icreq = ctx.alloc().buffer(PduType.IC_REQ.headerLength());
+        IcReqPdu.encode(icreq, options.headerDigest(), options.dataDigest(), 0, 0);
+        ctx.writeAndFlush(icreq, ctx.voidPromise());
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf in = (ByteBuf) msg;
+        try {
+            if (closeCause == null) {
+                reader.read(in);
+            }
+        } catch (PduException e) {
+            close(new NvmfException(NvmfException.Kind.PROTOCOL, name + ": malformed or unexpected PDU from the target ("
+                    + e.status().description() + "): " + e.getMessage() + "; queue closed"), e);
+        } finally {
+            in.release();
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        flushNow();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        close(new NvmfException(NvmfException.Kind.CONNECTION, "the connection of " + name + " was closed"
+                + (state == State.INITIALIZING ? " during connection setup (ICReq sent, no ICResp)" : "")), null);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        close(new NvmfException(NvmfException.Kind.CONNECTION, "the connection of " + name + " failed: " + cause,
+                cause), null);
+    }
+
+    private void connectFailed(Throwable cause) {
+        boolean timedOut = cause instanceof ConnectTimeoutException;
+        close(new NvmfException(timedOut ? NvmfException.Kind.TIMEOUT : NvmfException.Kind.CONNECTION,
+                "cannot connect " + name + ": " + cause.getMessage(), cause), null);
+    }
+
+    // ---- PDUs from the controller ----
+
+    @Override
+    public void onPdu(PduType type, ByteBuf header) throws PduException {
+        if (type != PduType.IC_RESP && state != State.READY) {
+            throw new PduException(FatalErrorStatus.PDU_SEQUENCE_ERROR, 0, type + " before ICResp");
+        }
+        switch (type) {
+            case IC_RESP -> onIcResp(header);
+            case CAPSULE_RESP -> onResponse(header);
+            case R2T -> onR2t(header);
+            case C2H_TERM_REQ -> close(new NvmfException(NvmfException.Kind.PROTOCOL, String.format(
+                    "%s was terminated by the target: %s (FEI %#x)", name,
+                    FatalErrorStatus.describe(TermReqPdu.fes(header)), TermReqPdu.fei(header))), null);
+            default -> throw new PduException(FatalErrorStatus.INVALID_PDU_HEADER_FIELD, CommonHeader.OFFSET_TYPE,
+                    "unexpected " + type);
+        }
+    }
+
+    private void onIcResp(ByteBuf h) throws PduException {
+        if (state != State.INITIALIZING) {
+            throw new PduException(FatalErrorStatus.PDU_SEQUENCE_ERROR, 0, "a second ICResp");
+        }
+        int pfv = IcRespPdu.pfv(h);
+        if (pfv != 0) {
+            throw new PduException(FatalErrorStatus.UNSUPPORTED_PARAMETER, IcRespPdu.OFFSET_PFV,
+                    "ICResp with PDU format version " + pfv + " (this host speaks version 0)");
+        }
+        int c = IcRespPdu.cpda(h);
+        if (c > 31) {
+            throw new PduException(FatalErrorStatus.INVALID_PDU_HEADER_FIELD, IcRespPdu.OFFSET_CPDA,
+                    "ICResp with CPDA " + c + " (at most 31)");
+        }
+        long maxData = IcRespPdu.maxH2cData(h);
+        if (maxData < IcRespPdu.MIN_MAXH2CDATA) {
+            throw new PduException(FatalErrorStatus.INVALID_PDU_HEADER_FIELD, IcRespPdu.OFFSET_MAXH2CDATA,
+                    "ICResp with MAXH2CDATA " + maxData + " (at least " + IcRespPdu.MIN_MAXH2CDATA + ")");
+        }
+        boolean hd = IcRespPdu.headerDigest(h);
+        boolean dd = IcRespPdu.dataDigest(h);
+        if (hd != options.headerDigest() || dd != options.dataDigest()) {
+            throw new PduException(FatalErrorStatus.UNSUPPORTED_PARAMETER, IcRespPdu.OFFSET_DGST, String.format(
+                    "the host asked for header digest %s, data digest %s; the controller answered %s, %s",
+                    onOff(options.headerDigest()), onOff(options.dataDigest()), onOff(hd), onOff(dd)));
+        }
+        headerDigest = hd;
+        dataDigest = dd;
+        cpda = c;
+        // H2CData PDUs are cut at a multiple of 4 bytes so their data stays dword-aligned
+        maxH2cData = maxData & ~3L;
+        reader.digests(hd, dd);
+        state = State.READY;
+        LOG.debug("{}: connected (header digest {}, data digest {}, MAXH2CDATA {}, CPDA {})", name, onOff(hd),
+                onOff(dd), maxData, c);
+        ready.complete(this);
+    }
+
+    private static String onOff(boolean b) {
+        return b ? "on" : "off";
+    }
+
+    private CommandSlot activeSlot(int cid, int fieldOffset, String what) throws PduException {
+        if (cid >= slots.length || !slots[cid].active()) {
+            throw new PduException(FatalErrorStatus.INVALID_PDU_HEADER_FIELD, fieldOffset,
+                    what + " for CID " + cid + ", which has no outstanding command");
+        }
+        return slots[cid];
+    }
+
+    private void onResponse(ByteBuf h) throws PduException {
+        cqe.wrap(h, CapsuleResponsePdu.OFFSET_CQE);
+        CommandSlot slot = activeSlot(cqe.cid(), CapsuleResponsePdu.OFFSET_CQE + CompletionEntry.cidOffset(),
+                "response capsule");
+        complete(slot, cqe.result(), cqe.statusHalfword());
+    }
+
+    private void onR2t(ByteBuf h) throws PduException {
+        int cid = R2tPdu.cccid(h);
+        CommandSlot slot = activeSlot(cid, R2tPdu.OFFSET_CCCID, "R2T");
+        NvmeCommand command = slot.command;
+        if (command.direction() != DataDirection.HOST_TO_CONTROLLER || slot.inCapsule) {
+            throw new PduException(FatalErrorStatus.INVALID_PDU_HEADER_FIELD, R2tPdu.OFFSET_CCCID, "R2T for CID "
+                    + cid + " (" + command.describe() + "), which has " + (slot.inCapsule
+                    ? "sent its data in the capsule" : "no data to send"));
+        }
+        long offset = R2tPdu.offset(h);
+        long length = R2tPdu.length(h);
+        long total = command.dataLength();
+        if (length == 0 || offset + length > total || slot.solicited + length > total) {
+            throw new PduException(FatalErrorStatus.DATA_TRANSFER_OUT_OF_RANGE, R2tPdu.OFFSET_R2TO, String.format(
+                    "R2T for CID %d asks for %d bytes at offset %d of a %d-byte transfer (%d bytes asked for before)",
+                    cid, length, offset, total, slot.solicited));
+        }
+        slot.solicited += length;
+        int ttag = R2tPdu.ttag(h);
+        while (length > 0) {
+            int n = (int) Math.min(length, maxH2cData);
+            ByteBuf hdr = channel.alloc().buffer(PduType.H2C_DATA.headerLength() + CommonHeader.DIGEST_LENGTH);
+            DataPdu.encodeHeader(hdr, PduType.H2C_DATA, n == length ? CommonHeader.FLAG_LAST_PDU : 0, headerDigest,
+                    dataDigest, cid, ttag, offset, n);
+            if (headerDigest) {
+                sendDigest.appendHeaderDigest(hdr, 0, PduType.H2C_DATA.headerLength());
+            }
+            write(hdr);
+            writeData(command.data(), offset, n);
+            offset += n;
+            length -= n;
+            slot.transferred += n;
+        }
+    }
+
+    @Override
+    public void onDataStart(PduType type, ByteBuf header, int length) throws PduException {
+        if (state != State.READY) {
+            throw new PduException(FatalErrorStatus.PDU_SEQUENCE_ERROR, 0, type + " before ICResp");
+        }
+        int cid = DataPdu.cccid(header);
+        CommandSlot slot = activeSlot(cid, DataPdu.OFFSET_CCCID, "C2HData");
+        NvmeCommand command = slot.command;
+        if (command.direction() != DataDirection.CONTROLLER_TO_HOST) {
+            throw new PduException(FatalErrorStatus.INVALID_PDU_HEADER_FIELD, DataPdu.OFFSET_CCCID, "C2HData for CID "
+                    + cid + " (" + command.describe() + "), which reads no data");
+        }
+        long offset = DataPdu.dataOffset(header);
+        long total = command.dataLength();
+        if (offset + length > total || slot.transferred + length > total) {
+            throw new PduException(FatalErrorStatus.DATA_TRANSFER_OUT_OF_RANGE, DataPdu.OFFSET_DATAO, String.format(
+                    "C2HData for CID %d carries %d bytes at offset %d of a %d-byte transfer (%d bytes received before)",
+                    cid, length, offset, total, slot.transferred));
+        }
+        int flags = CommonHeader.flags(header, 0);
+        if ((flags & CommonHeader.FLAG_SUCCESS) != 0 && (flags & CommonHeader.FLAG_LAST_PDU) == 0) {
+            throw new PduException(FatalErrorStatus.INVALID_PDU_HEADER_FIELD, CommonHeader.OFFSET_FLAGS,
+                    "C2HData for CID " + cid + " with SUCCESS but without LAST_PDU");
+        }
+        dataSlot = slot;
+        dataOffset = offset;
+    }
+
+    @Override
+    public void onData(ByteBuf chunk) {
+        int n = chunk.readableBytes();
+        TransferBuffers.copyIn(dataSlot.command.data(), dataOffset, chunk);
+        dataOffset += n;
+    }
+
+    @Override
+    public void onDataEnd(PduType type, ByteBuf header, boolean digestOk) throws PduException {
+        CommandSlot slot = dataSlot;
+        dataSlot = null;
+        slot.transferred += DataPdu.dataLength(header);
+        if (!digestOk) {
+            slot.dataDigestError = true;
+            LOG.warn("{}: data digest mismatch in C2HData for CID {} ({})", name, slot.cid, slot.command.describe());
+        }
+        if ((CommonHeader.flags(header, 0) & CommonHeader.FLAG_SUCCESS) != 0) {
+            if (slot.transferred != slot.command.dataLength()) {
+                throw new PduException(FatalErrorStatus.INVALID_PDU_HEADER_FIELD, CommonHeader.OFFSET_FLAGS,
+                        "C2HData with SUCCESS for CID " + slot.cid + " after " + slot.transferred + " of "
+                                + slot.command.dataLength() + " bytes");
+            }
+            complete(slot, 0, 0);
+        }
+    }
+
+    private void complete(CommandSlot slot, long result, int status) {
+        NvmeCommand command = slot.command;
+        CompletableFuture<Object> f = slot.future;
+        boolean wantsResult = slot.wantsResult;
+        boolean digestError = slot.dataDigestError;
+        long transferred = slot.transferred;
+        slot.clear();
+        freeCids[freeCount++] = slot.cid;
+        if (!NvmeStatus.isSuccess(status)) {
+            NvmeStatus s = NvmeStatus.fromCqeHalfword(status);
+            f.completeExceptionally(new NvmfException(s, command.describe() + " failed on " + name + ": " + s));
+        } else if (digestError) {
+            f.completeExceptionally(new NvmfException(NvmfException.Kind.DATA_DIGEST, command.describe() + " on "
+                    + name + ": the data digest of the data received did not match; the bytes are not trustworthy"));
+        } else if (command.direction() == DataDirection.CONTROLLER_TO_HOST && transferred != command.dataLength()) {
+            f.completeExceptionally(new NvmfException(NvmfException.Kind.PROTOCOL, command.describe() + " on " + name
+                    + " completed successfully after only " + transferred + " of " + command.dataLength()
+                    + " bytes of data"));
+        } else {
+            f.complete(wantsResult ? Long.valueOf(result) : null);
+        }
+        sendWaiting();
+    }
+
+    // ---- timeouts and closing ----
+
+    private void sweep() {
+        long now = System.nanoTime();
+        if (state == State.INITIALIZING && now - icDeadline > 0) {
+            close(new NvmfException(NvmfException.Kind.TIMEOUT, name + ": no ICResp within "
+                    + options.connectTimeout().toMillis() + " ms"), null);
+            return;
+        }
+        for (CommandSlot slot : slots) {
+            if (slot.active() && now - slot.deadlineNanos > 0) {
+                timedOut(slot);
+                return;
+            }
+        }
+    }
+
+    private void timedOut(CommandSlot slot) {
+        NvmeCommand command = slot.command;
+        CompletableFuture<Object> f = slot.future;
+        slot.clear();
+        String what = command.describe() + " (CID " + slot.cid + ") got no answer on " + name + " within "
+                + options.commandTimeout().toMillis() + " ms";
+        // close first, so that whatever the failed future's callbacks do sees the queue closed for this reason
+        close(new NvmfException(NvmfException.Kind.TIMEOUT, name + " closed: " + what), null);
+        f.completeExceptionally(new NvmfException(NvmfException.Kind.TIMEOUT, what));
+    }
+
+    private void close(NvmfException cause, PduException protocolError) {
+        if (closeCause != null) {
+            return;
+        }
+        closeCause = cause;
+        State was = state;
+        state = State.CLOSED;
+        if (sweeper != null) {
+            sweeper.cancel(false);
+        }
+        int failed = 0;
+        for (CommandSlot slot : slots) {
+            if (slot.active()) {
+                NvmeCommand command = slot.command;
+                CompletableFuture<Object> f = slot.future;
+                slot.clear();
+                failed++;
+                f.completeExceptionally(new NvmfException(cause.kind(), command.describe()
+                        + " did not complete: " + cause.getMessage(), cause));
+            }
+        }
+        for (Waiting w; (w = waiting.poll()) != null; failed++) {
+            w.future().completeExceptionally(notSent(w.command()));
+        }
+        dataSlot = null;
+        if (protocolError != null || (was == State.READY && failed > 0)
+                || cause.kind() == NvmfException.Kind.TIMEOUT) {
+            LOG.warn("{} ({} commands failed with it)", cause.getMessage(), failed);
+        } else {
+            LOG.debug("{} ({} commands failed with it)", cause.getMessage(), failed);
+        }
+        ready.completeExceptionally(cause);
+        if (channel != null) {
+            if (protocolError != null && channel.isActive()) {
+                ByteBuf term = channel.alloc().buffer(TermReqPdu.MAX_LENGTH);
+                TermReqPdu.encode(term, PduType.H2C_TERM_REQ, protocolError.status(), protocolError.fieldOffset(),
+                        reader.currentHeader());
+                // Closing a socket with unread input sends a reset, which can destroy the TermReq before the
+                // target reads it: half-close instead, drain input until the target closes, bounded.
+                channel.writeAndFlush(term).addListener((ChannelFutureListener) f -> {
+                    if (channel instanceof DuplexChannel d) {
+                        d.shutdownOutput();
+                    }
+                    loop.schedule(() -> channel.close(), TERM_REQ_LINGER_MILLIS, TimeUnit.MILLISECONDS);
+                });
+            } else {
+                channel.close();
+            }
+        }
+        closed.complete(cause);
+    }
+}
