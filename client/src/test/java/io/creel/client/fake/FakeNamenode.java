@@ -54,6 +54,8 @@ public final class FakeNamenode implements AutoCloseable {
     /** Block reads that started while a MAP was in flight here. */
     public final AtomicInteger readsDuringMaps = new AtomicInteger();
     public final List<String> createdPaths = new ArrayList<>();
+    /** Paths whose writer gave its lease back without publishing (COMMIT ABANDON). */
+    public final List<String> abandoned = new java.util.concurrent.CopyOnWriteArrayList<>();
     public volatile long mapDelayMillis;
 
     private static final class Node {
@@ -306,11 +308,19 @@ public final class FakeNamenode implements AutoCloseable {
         if (n == null || n.lease == 0 || n.lease != req.lease()) {
             throw new CreelException(ErrorCode.LEASE_CONFLICT, "commit without the lease of node " + req.nodeId());
         }
+        if (req.kind() == CommitRequest.Kind.ABANDON) {
+            n.lease = 0;
+            abandoned.add(n.path);
+            if (!n.visible) {
+                byId.remove(n.id); // a dropped KeyValue version: the key keeps its old value
+            }
+            return new NodeReply(info(n));
+        }
         if (req.length() < n.length || req.length() > (long) n.blocks.size() * storage.blockSize()) {
             throw new CreelException(ErrorCode.INVALID_ARGUMENT, n.path + ": bad commit length " + req.length());
         }
         n.length = req.length();
-        if (req.close()) {
+        if (req.kind() == CommitRequest.Kind.CLOSE) {
             n.lease = 0;
             if (!n.visible) {
                 n.visible = true;

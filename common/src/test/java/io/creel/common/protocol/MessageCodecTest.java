@@ -45,7 +45,9 @@ class MessageCodecTest {
         roundTrip(new NodeReply(NODE), NodeReply::decode);
         roundTrip(new MapRequest(42, 5, 77), MapRequest::decode);
         roundTrip(new MapReply(BLOCK), MapReply::decode);
-        roundTrip(new CommitRequest(42, 77, 4096, true), CommitRequest::decode);
+        roundTrip(CommitRequest.sync(42, 77, 4096), CommitRequest::decode);
+        roundTrip(CommitRequest.close(42, 77, 4096), CommitRequest::decode);
+        roundTrip(CommitRequest.abandon(42, 77), CommitRequest::decode);
         roundTrip(new RegisterRequest(SERVER.withServerId(0)), RegisterRequest::decode);
         roundTrip(new RegisterReply(7, 0x55aa), RegisterReply::decode);
         roundTrip(new RegionGrantRequest(9, 3), RegionGrantRequest::decode);
@@ -76,9 +78,14 @@ class MessageCodecTest {
     @Test
     void hostileFieldsAreRejected() {
         ByteBuf negativeLength = Unpooled.buffer();
-        new CommitRequest(1, 1, 0, false).encode(negativeLength);
+        CommitRequest.sync(1, 1, 0).encode(negativeLength);
         negativeLength.setLong(16, -5);
         assertThrows(ProtocolException.class, () -> CommitRequest.decode(negativeLength));
+
+        ByteBuf unknownKind = Unpooled.buffer();
+        CommitRequest.close(1, 1, 0).encode(unknownKind);
+        unknownKind.setByte(24, 3);
+        assertThrows(ProtocolException.class, () -> CommitRequest.decode(unknownKind));
 
         ByteBuf badType = Unpooled.buffer();
         new CreateRequest("/a", NodeType.FILE, "", "", false).encode(badType);

@@ -498,18 +498,54 @@ public final class Namespace {
     // ------------------------------------------------------------------ connections and time
 
     /**
+     * Ends a writer's lease without publishing anything more: a File keeps its committed length
+     * (blocks beyond it are freed), an uncommitted KeyValue version is dropped (its key keeps its
+     * value). A writer that failed ends this way, so the node can be written again at once.
+     */
+    public CompletableFuture<NodeInfo> abandon(long nodeId, long lease) {
+        try {
+            NodeInfo info;
+            long logged;
+            synchronized (this) {
+                reuse.runDue();
+                Node n = nodes.get(nodeId);
+                if (n == null || n.state == Node.State.RETIRED) {
+                    throw new CreelException(ErrorCode.NOT_FOUND, "node " + nodeId
+                            + " does not exist (removed or replaced)");
+                }
+                if (lease == 0 || n.lease != lease) {
+                    throw new CreelException(ErrorCode.LEASE_CONFLICT, n.path() + ": the lease given is not this "
+                            + n.type.displayName() + "'s write lease; only the lease holder may give it back");
+                }
+                leases.release(n);
+                info = n.info();
+                leaseEnded(n);
+                logged = log.position();
+            }
+            return log.durable(CompletableFuture.completedFuture(info), logged);
+        } catch (CreelException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
      * A connection closed: its leases are released. Open Files keep their committed length (blocks
      * beyond it are freed); uncommitted KeyValue versions are dropped.
      */
     public synchronized void connectionClosed(Object owner) {
         for (Node n : leases.endAll(owner)) {
-            if (n.state == Node.State.PENDING) {
-                n.parent.pendingVersions.remove(n);
-                retire(n);
-                log.removed(n.id);
-            } else if (n.state == Node.State.LIVE) {
-                trim(n);
-            }
+            leaseEnded(n);
+        }
+    }
+
+    /** What follows a lease that ended without a close: trim a File, drop an uncommitted version. */
+    private void leaseEnded(Node n) {
+        if (n.state == Node.State.PENDING) {
+            n.parent.pendingVersions.remove(n);
+            retire(n);
+            log.removed(n.id);
+        } else if (n.state == Node.State.LIVE) {
+            trim(n);
         }
     }
 

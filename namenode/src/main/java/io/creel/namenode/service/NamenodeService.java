@@ -93,8 +93,11 @@ public final class NamenodeService implements RequestHandler {
             }
             case COMMIT -> {
                 CommitRequest r = CommitRequest.decode(call.body());
-                replyWhenDone(call, withRegions(() -> namespace.commit(r.nodeId(), r.lease(), r.length(), r.close()))
-                        .thenApply(NodeReply::new));
+                CompletableFuture<io.creel.common.protocol.NodeInfo> done = r.kind() == CommitRequest.Kind.ABANDON
+                        ? namespace.abandon(r.nodeId(), r.lease())
+                        : withRegions(() -> namespace.commit(r.nodeId(), r.lease(), r.length(),
+                                r.kind() == CommitRequest.Kind.CLOSE));
+                replyWhenDone(call, done.thenApply(NodeReply::new));
             }
             case REGISTER -> {
                 RegisterRequest r = RegisterRequest.decode(call.body());
