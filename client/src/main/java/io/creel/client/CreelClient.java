@@ -194,26 +194,48 @@ public final class CreelClient implements AutoCloseable {
             }
             CreelNode container = node(dir.toString(), partition, open);
             List<DirectoryRecord> records = new ArrayList<>();
-            return readRecords(container.dataReader(), records).thenCompose(v -> lookupChildren(dir, records));
+            long bs = blockIo.blockSize();
+            return readRecords(container.dataReader(), 0, Math.max(bs, LIST_CHUNK / bs * bs), records)
+                    .thenCompose(v -> lookupChildren(dir, records));
         });
     }
 
-    private CompletableFuture<Void> readRecords(DirectReader reader, List<DirectoryRecord> out) {
-        long left = reader.length() - reader.position();
-        if (left <= 0) {
+    /**
+     * Reads a container's records from {@code from} (a block boundary) to its end, {@code chunk}
+     * bytes (whole blocks) per request. A block refused as STALE_BLOCK holds nothing this listing
+     * can use — its first record is still being written, or the container was removed and the block
+     * reused — so it is skipped (a multi-block chunk is read again block by block to find it). A
+     * record in it whose create has returned would have claimed it: skipping never hides one.
+     */
+    private CompletableFuture<Void> readRecords(DirectReader reader, long from, long chunk, List<DirectoryRecord> out) {
+        long end = reader.length();
+        if (from >= end) {
             return CompletableFuture.completedFuture(null);
         }
-        ByteBuffer buf = ByteBuffer.allocate((int) Math.min(LIST_CHUNK, left));
-        return reader.read(buf).thenCompose(n -> {
-            buf.flip();
-            while (buf.remaining() >= DirectoryRecord.SIZE) {
-                DirectoryRecord r = DirectoryRecord.readFrom(buf);
-                if (r != null) {
-                    out.add(r);
+        int n = (int) Math.min(chunk, end - from);
+        ByteBuffer buf = ByteBuffer.allocate(n);
+        return reader.read(from, buf).handle((read, t) -> {
+            if (t == null) {
+                buf.flip();
+                while (buf.remaining() >= DirectoryRecord.SIZE) {
+                    DirectoryRecord r = DirectoryRecord.readFrom(buf);
+                    if (r != null) {
+                        out.add(r);
+                    }
                 }
+                return readRecords(reader, from + n, chunk, out);
             }
-            return n <= 0 ? CompletableFuture.completedFuture(null) : readRecords(reader, out);
-        });
+            CreelException e = CreelException.unwrap(t);
+            if (e.code() != ErrorCode.STALE_BLOCK) {
+                return Futures.<Void>failed(e);
+            }
+            long bs = blockIo.blockSize();
+            if (n <= bs) {
+                return readRecords(reader, from + n, chunk, out); // this block has nothing to list
+            }
+            DirectReader part = reader.limitedTo(from + n);
+            return readRecords(part, from, bs, out).thenCompose(v -> readRecords(reader, from + n, chunk, out));
+        }).thenCompose(f -> f);
     }
 
     private CompletableFuture<List<DirectoryEntry>> lookupChildren(PathName dir, List<DirectoryRecord> records) {

@@ -95,6 +95,11 @@ public final class FakeNamenode implements AutoCloseable {
         return paths.containsKey(path);
     }
 
+    /** The storage block number of block {@code index} of a node's data (a container's records). */
+    public synchronized long containerBlock(String path, int index) {
+        return find(path).blocks.get(index)[0];
+    }
+
     /** Removes a node but leaves its directory record in place (what a client may see in a race). */
     public synchronized void removeKeepingRecord(String path) {
         Node n = paths.remove(path);

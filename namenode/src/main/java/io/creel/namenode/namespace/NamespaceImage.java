@@ -226,6 +226,7 @@ public final class NamespaceImage {
                     for (Node c : n.children.values()) {
                         if (n.slots != null && c.slot >= 0) {
                             n.slots.restoreUsed(c.slot);
+                            n.recordWritten(c.slot); // logged records were written before they were acknowledged
                         }
                         todo.push(c);
                     }
