@@ -148,6 +148,10 @@ public final class Namespace {
         try {
             written = addRecord(parent, n);
         } catch (CreelException e) {
+            // Nobody ever saw this node: its first block goes back at once, not through the reuse
+            // delay (a shortage is retried, and each try would otherwise leave a block pending).
+            allocator.freeUnpublished(n.blocks);
+            n.blocks.clear();
             detach(n);
             retire(n);
             throw e;
