@@ -2,6 +2,7 @@ package io.creel.client;
 
 import io.creel.client.block.BlockIo;
 import io.creel.client.block.NodeRef;
+import io.creel.client.block.WrittenBlocks;
 import io.creel.client.rpc.NamenodeRouter;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
@@ -15,7 +16,9 @@ import java.util.concurrent.CompletableFuture;
  * Asynchronous appends to a File or KeyValue held under a write lease, from the caller's buffers.
  * Each write takes the next range of the node when it is called, so writes may be issued without
  * waiting; a write is split at block boundaries and its pieces go out concurrently. Blocks are
- * allocated in order (the next one ahead of time once the current one is half full).
+ * allocated in order (the next one ahead of time once the current one is half full). A block whose
+ * storage server cannot be reached is allocated again on another server, as long as none of it was
+ * written there yet ({@link WrittenBlocks}); only when no server can take it does the write fail.
  *
  * <p>{@link #sync()} publishes the bytes written so far (COMMIT), {@link #close()} publishes them
  * and releases the lease (for a KeyValue this makes the new value visible).
@@ -36,6 +39,8 @@ public final class DirectWriter {
     private final long lease;
     private final BlockIo io;
     private final NamenodeRouter router;
+    /** Where the blocks being written are, and moving one off a server that cannot be reached. */
+    private final WrittenBlocks places;
     /** Every write and sync issued so far, joined in issue order; failed once any of them failed. */
     private CompletableFuture<Void> state = CompletableFuture.completedFuture(null);
     private long position;
@@ -51,6 +56,7 @@ public final class DirectWriter {
         this.lease = lease;
         this.io = io;
         this.router = router;
+        this.places = new WrittenBlocks(node, lease, io);
         this.position = startLength;
         this.committed = startLength;
         long bs = io.blockSize();
@@ -79,7 +85,7 @@ public final class DirectWriter {
             }
             long start = position;
             position += n;
-            piece = Futures.guard(() -> io.write(node, start, src, this::allocate))
+            piece = Futures.guard(() -> io.write(node, start, src, blocks))
                     .exceptionallyCompose(t -> Futures.failed(withPath(t)));
             state = joined(state, piece);
         }
@@ -128,6 +134,7 @@ public final class DirectWriter {
                 synchronized (this) {
                     committed = Math.max(committed, length);
                 }
+                places.forgetBefore(length / io.blockSize()); // published: those blocks stay where they are
                 if (close) {
                     forgetTrimmedBlocks(length);
                 }
@@ -170,6 +177,29 @@ public final class DirectWriter {
             io.cache().forget(node.block(i));
         }
     }
+
+    /** The writer's side of block allocation: in order, and following blocks that move. */
+    private final BlockIo.BlockAllocator blocks = new BlockIo.BlockAllocator() {
+        @Override
+        public CompletableFuture<BlockLocation> allocate(long index) {
+            return DirectWriter.this.allocate(index);
+        }
+
+        @Override
+        public void transferStarted(long index, BlockLocation at) {
+            places.started(index, at);
+        }
+
+        @Override
+        public boolean transferEnded(long index, BlockLocation at, boolean ok) {
+            return places.ended(index, at, ok);
+        }
+
+        @Override
+        public CompletableFuture<BlockLocation> moveFrom(long index, BlockLocation unreachable) {
+            return places.moveFrom(index, unreachable);
+        }
+    };
 
     private CompletableFuture<BlockLocation> allocate(long index) {
         CompletableFuture<BlockLocation> f;

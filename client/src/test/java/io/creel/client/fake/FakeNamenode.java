@@ -48,6 +48,8 @@ public final class FakeNamenode implements AutoCloseable {
     private final AtomicLong ids = new AtomicLong(100);
     private final AtomicLong leases = new AtomicLong(7000);
     public final AtomicInteger maps = new AtomicInteger();
+    /** Blocks moved away from a server their writer could not reach. */
+    public final AtomicInteger moves = new AtomicInteger();
     public final AtomicInteger mapsInFlight = new AtomicInteger();
     /** MAP requests that arrived while a block read was in flight at the storage. */
     public final AtomicInteger mapsDuringReads = new AtomicInteger();
@@ -294,6 +296,9 @@ public final class FakeNamenode implements AutoCloseable {
         if (n == null) {
             throw new CreelException(ErrorCode.NOT_FOUND, "node " + req.nodeId() + " does not exist");
         }
+        if (req.unreachableTag() != 0) {
+            return moveBlock(n, req);
+        }
         if (req.blockIndex() < n.blocks.size()) {
             return new MapReply(location(n, (int) req.blockIndex()));
         }
@@ -306,6 +311,21 @@ public final class FakeNamenode implements AutoCloseable {
         }
         n.blocks.add(storage.allocate());
         return new MapReply(location(n, (int) req.blockIndex()));
+    }
+
+    private Message moveBlock(Node n, MapRequest req) {
+        if (req.lease() != n.lease || req.blockIndex() >= n.blocks.size()) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, n.path + ": bad move of block " + req.blockIndex());
+        }
+        int index = (int) req.blockIndex();
+        if (n.blocks.get(index)[1] == req.unreachableTag()) {
+            if ((long) index * storage.blockSize() < n.length) {
+                throw new CreelException(ErrorCode.UNAVAILABLE, n.path + ": block " + index + " holds published bytes");
+            }
+            n.blocks.set(index, storage.allocate());
+            moves.incrementAndGet();
+        }
+        return new MapReply(location(n, index));
     }
 
     private Message commit(CommitRequest req) {

@@ -37,6 +37,8 @@ public final class FakeStorage {
     public volatile long delayMillis;
     public volatile ErrorCode failReads;
     public volatile ErrorCode failWrites;
+    /** Blocks whose writes fail as if their server could not be reached (UNAVAILABLE). */
+    public final java.util.Set<Long> unreachable = ConcurrentHashMap.newKeySet();
     /** Called when a read starts (for overlap probes). */
     public volatile Runnable onReadStart = () -> { };
 
@@ -93,6 +95,9 @@ public final class FakeStorage {
     void write(long block, long tag, int offset, ByteBuffer src) {
         if (failWrites != null) {
             throw new CreelException(failWrites, "injected write failure on fake block " + block);
+        }
+        if (unreachable.contains(block)) {
+            throw new io.creel.storage.spi.ServerNotServing("fake block " + block + "'s server cannot be reached");
         }
         writes.add(new Write(block, offset, src.remaining()));
         put(block, tag, offset, src);

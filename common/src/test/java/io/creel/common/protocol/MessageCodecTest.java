@@ -44,6 +44,7 @@ class MessageCodecTest {
         roundTrip(new MoveRequest("/x", "/y"), MoveRequest::decode);
         roundTrip(new NodeReply(NODE), NodeReply::decode);
         roundTrip(new MapRequest(42, 5, 77), MapRequest::decode);
+        roundTrip(new MapRequest(42, 5, 77, 1L << 52), MapRequest::decode);
         roundTrip(new MapReply(BLOCK), MapReply::decode);
         roundTrip(CommitRequest.sync(42, 77, 4096), CommitRequest::decode);
         roundTrip(CommitRequest.close(42, 77, 4096), CommitRequest::decode);
@@ -91,6 +92,10 @@ class MessageCodecTest {
         new CreateRequest("/a", NodeType.FILE, "", "", false).encode(badType);
         badType.setByte(2 + 2, 99); // after the 2-byte length and "/a"
         assertThrows(ProtocolException.class, () -> CreateRequest.decode(badType));
+
+        ByteBuf moveWithoutLease = Unpooled.buffer();
+        new MapRequest(1, 0, 0, 99).encode(moveWithoutLease);
+        assertThrows(ProtocolException.class, () -> MapRequest.decode(moveWithoutLease));
 
         ByteBuf trailing = Unpooled.buffer();
         new RemoveRequest("/a", false).encode(trailing);

@@ -15,7 +15,9 @@ import io.creel.namenode.records.RecordStore;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
@@ -350,6 +352,18 @@ public final class Namespace {
      * the next block is allocated if {@code index} is one past the last.
      */
     public synchronized BlockLocation map(long nodeId, long index, long lease) {
+        return map(nodeId, index, lease, 0);
+    }
+
+    /**
+     * {@link #map(long, long, long)}; with {@code unreachableTag} (non-zero, with the lease) the
+     * writer could not reach the server of block {@code index} as allocated under that tag, and the
+     * block is allocated again on another server — unless some of it was published (then those
+     * bytes are on that server and nothing can move them). That server is avoided for the rest of
+     * the lease. If the block is no longer the one with that tag, it moved already: its current
+     * location is returned.
+     */
+    public synchronized BlockLocation map(long nodeId, long index, long lease, long unreachableTag) {
         reuse.runDue();
         Node n = nodes.get(nodeId);
         if (n == null) {
@@ -374,6 +388,9 @@ public final class Namespace {
             throw new CreelException(ErrorCode.LEASE_CONFLICT, n.path() + ": the lease given is not this "
                     + n.type.displayName() + "'s write lease; only the lease holder may allocate blocks");
         }
+        if (unreachableTag != 0) {
+            return moveUnreachable(n, index, unreachableTag);
+        }
         if (index < n.blocks.size()) {
             return n.blocks.get((int) index).at(n.id, index);
         }
@@ -385,6 +402,32 @@ public final class Namespace {
         n.blocks.add(b);
         // A MAP need not wait for its record: the COMMIT that publishes data in this block waits for it.
         log.block(n.id, (int) index, b);
+        return b.at(n.id, index);
+    }
+
+    private BlockLocation moveUnreachable(Node n, long index, long unreachableTag) {
+        if (index >= n.blocks.size()) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, n.path() + ": block " + index
+                    + " cannot move, it was never allocated (the node has " + n.blocks.size() + ")");
+        }
+        AllocatedBlock old = n.blocks.get((int) index);
+        if (old.tag() != unreachableTag) {
+            return old.at(n.id, index); // moved already, for another piece of the same block
+        }
+        if (index * blockSize < n.length) {
+            throw new CreelException(ErrorCode.UNAVAILABLE, n.path() + ": block " + index + " holds published bytes "
+                    + "on storage server " + old.server().address() + ", which the writer cannot reach; it cannot move");
+        }
+        Set<Integer> avoid = new HashSet<>(n.unreachable);
+        avoid.add(old.server().serverId());
+        AllocatedBlock b = allocator.allocate(NodeTable.storageClassOf(n, allocator.defaultClass()),
+                NodeTable.locationOf(n), avoid); // throws before anything changed
+        n.unreachable = Set.copyOf(avoid);
+        n.blocks.set((int) index, b);
+        allocator.retire(List.of(old));
+        log.block(n.id, (int) index, b);
+        LOG.info("{}: block {} moved from storage server {}, which its writer cannot reach, to {}", n.path(), index,
+                old.server().address(), b.server().address());
         return b.at(n.id, index);
     }
 
@@ -590,7 +633,8 @@ public final class Namespace {
     // ------------------------------------------------------------------ helpers
 
     private AllocatedBlock allocate(Node n) {
-        return allocator.allocate(NodeTable.storageClassOf(n, allocator.defaultClass()), NodeTable.locationOf(n));
+        return allocator.allocate(NodeTable.storageClassOf(n, allocator.defaultClass()), NodeTable.locationOf(n),
+                n.unreachable);
     }
 
     /**

@@ -51,6 +51,11 @@ final class Node {
     int slot = -1;
     long lease;
     Object leaseOwner;
+    /**
+     * Servers the current lease holder could not reach (ids): its blocks go elsewhere. Not logged;
+     * usually empty, so shared until something is added.
+     */
+    Set<Integer> unreachable = Set.of();
     State state;
 
     Node(long id, NodeType type, String name, Node parent, String storageClass, String locationClass,

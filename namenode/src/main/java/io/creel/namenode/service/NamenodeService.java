@@ -137,7 +137,7 @@ public final class NamenodeService implements RequestHandler {
 
     private CompletableFuture<MapReply> map(MapRequest r) {
         try {
-            BlockLocation b = namespace.map(r.nodeId(), r.blockIndex(), r.lease());
+            BlockLocation b = namespace.map(r.nodeId(), r.blockIndex(), r.lease(), r.unreachableTag());
             if (r.lease() == 0 && !registry.isLive(b.server().serverId())) {
                 ServerRegistry.ServerView v = registry.view(b.server().serverId());
                 String path = namespace.pathOf(r.nodeId());
