@@ -381,14 +381,40 @@ public final class CreelClient implements AutoCloseable {
      * speculative bytes are dropped and the new version is read. So a get never serves a stale value.
      */
     public CompletableFuture<ByteBuffer> getValue(String tablePath, String key) {
-        return Futures.guard(() -> {
-            String path = PathName.parse(tablePath).child(key).toString();
-            SeenValue seen = seenValues.get(path);
-            if (seen != null) {
-                return speculativeGet(path, seen);
+        return Futures.guard(() -> getValue(PathName.parse(tablePath).child(key).toString(), GET_ATTEMPTS));
+    }
+
+    /**
+     * Gets that find the version they looked up replaced (or removed) before its bytes were read
+     * — its node gone, or its block reused: NOT_FOUND or STALE_BLOCK from the read — look the key
+     * up again, this many times in all. The key existed throughout, so its current value is the
+     * answer, not the error; a key that is really gone fails the next lookup.
+     */
+    private static final int GET_ATTEMPTS = 3;
+
+    private CompletableFuture<ByteBuffer> getValue(String path, int attemptsLeft) {
+        SeenValue seen = seenValues.get(path);
+        CompletableFuture<ByteBuffer> attempt = seen != null ? speculativeGet(path, seen) : plainGet(path);
+        return attempt.handle((value, t) -> {
+            if (t == null) {
+                return CompletableFuture.completedFuture(value);
             }
-            return plainGet(path);
-        });
+            CreelException e = CreelException.unwrap(t);
+            if (e instanceof VersionGone gone) {
+                seenValues.remove(path);
+                return attemptsLeft > 1 ? getValue(path, attemptsLeft - 1) : Futures.<ByteBuffer>failed(gone.getCause());
+            }
+            return Futures.<ByteBuffer>failed(e);
+        }).thenCompose(f -> f);
+    }
+
+    /** The version a get looked up went away before its bytes were read (carries the read's error). */
+    private static final class VersionGone extends CreelException {
+        private static final long serialVersionUID = 1L;
+
+        VersionGone(CreelException cause) {
+            super(cause.code(), cause.getMessage(), cause);
+        }
     }
 
     /** Where a one-block value was last seen: its version's node id, length and block. */
@@ -432,7 +458,16 @@ public final class CreelClient implements AutoCloseable {
         return lookup(path).thenCompose(node -> readValue(path, node));
     }
 
+    /** Reads the value of the version {@code node} names; its going away under the read fails with {@link VersionGone}. */
     private CompletableFuture<ByteBuffer> readValue(String path, CreelNode node) {
+        return readVersion(path, node).exceptionallyCompose(t -> {
+            CreelException e = CreelException.unwrap(t);
+            boolean gone = e.code() == ErrorCode.NOT_FOUND || e.code() == ErrorCode.STALE_BLOCK;
+            return Futures.failed(gone ? new VersionGone(e) : e);
+        });
+    }
+
+    private CompletableFuture<ByteBuffer> readVersion(String path, CreelNode node) {
         if (node.type() != NodeType.KEYVALUE) {
             throw new CreelException(ErrorCode.INVALID_ARGUMENT, path + " is a " + node.type().displayName()
                     + ", not a KeyValue");

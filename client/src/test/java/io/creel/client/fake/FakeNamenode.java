@@ -97,6 +97,24 @@ public final class FakeNamenode implements AutoCloseable {
         return paths.containsKey(path);
     }
 
+    /**
+     * Commits a new version of KeyValue {@code path} holding {@code value} (at most one block) at
+     * once, as another client's put would; the old version's id stops resolving.
+     */
+    public synchronized void replaceValue(String path, byte[] value) {
+        Node old = find(path);
+        Node n = new Node();
+        n.id = ids.incrementAndGet();
+        n.type = NodeType.KEYVALUE;
+        n.path = old.path;
+        n.blocks.add(storage.allocate());
+        storage.put(n.blocks.get(0)[0], n.blocks.get(0)[1], 0, ByteBuffer.wrap(value));
+        n.length = value.length;
+        byId.remove(old.id);
+        byId.put(n.id, n);
+        paths.put(n.path, n);
+    }
+
     /** The storage block number of block {@code index} of a node's data (a container's records). */
     public synchronized long containerBlock(String path, int index) {
         return find(path).blocks.get(index)[0];

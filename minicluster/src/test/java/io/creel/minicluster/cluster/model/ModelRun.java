@@ -386,7 +386,12 @@ final class ModelRun {
         Bytes chunk = Content.of(o.content(), held.written.length(), o.size());
         Outcome wrote = call(() -> held.writer.write(ByteBuffer.wrap(chunk.data())), v -> "done");
         if (held.orphan) {
-            return; // its File is gone: a write may land in blocks it still holds, or fail; either is fine
+            // Its File is gone: a write may land in blocks it still holds, or fail; either is fine,
+            // but a failed writer stays failed.
+            if (held.failed == null && wrote.failed()) {
+                held.failed = wrote.error();
+            }
+            return;
         }
         if (held.failed != null) {
             expect(o, Outcome.fail(held.failed), wrote, Set.of());
@@ -412,7 +417,9 @@ final class ModelRun {
         Operation o = new Operation.HeldClose();
         Outcome closed = call(h.writer::close, info -> info.length());
         if (h.orphan) {
-            if (!closed.failed() || !(closed.is(ErrorCode.NOT_FOUND) || closed.is(ErrorCode.STALE_BLOCK))) {
+            if (h.failed != null) {
+                expect(o, Outcome.fail(h.failed), closed, Set.of(), "the writer of removed " + h.path);
+            } else if (!closed.failed() || !(closed.is(ErrorCode.NOT_FOUND) || closed.is(ErrorCode.STALE_BLOCK))) {
                 throw mismatch("closing the writer of removed " + h.path + " should fail NOT_FOUND (or STALE_BLOCK),"
                         + " got " + closed, null);
             }
