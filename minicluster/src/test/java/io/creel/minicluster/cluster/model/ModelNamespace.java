@@ -219,6 +219,7 @@ final class ModelNamespace {
         for (Map.Entry<String, Node> e : container.children.entrySet()) {
             out.add(e.getKey() + ":" + e.getValue().type.displayName());
         }
+        out.sort(null); // as the runner sorts what the store lists
         return out;
     }
 

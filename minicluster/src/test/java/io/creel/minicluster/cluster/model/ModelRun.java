@@ -70,6 +70,8 @@ final class ModelRun {
     private int recentOutOfSpace;
     private int outOfSpace;
     private int refusals;
+    /** Refusals by error code, as the model predicted them. */
+    private final java.util.TreeMap<ErrorCode, Integer> refusedAs = new java.util.TreeMap<>();
 
     ModelRun(long seed, int ops) {
         this.seed = seed;
@@ -78,7 +80,8 @@ final class ModelRun {
     }
 
     /** Statistics of a finished run, for the log. */
-    record Summary(long seed, ClusterShape shape, int ops, int outOfSpace, int refusals, String concurrent) {
+    record Summary(long seed, ClusterShape shape, int ops, int outOfSpace, int refusals, String refusedAs,
+                   String concurrent) {
     }
 
     Summary run() {
@@ -113,7 +116,7 @@ final class ModelRun {
             Thread.sleep(shape.reuseDelayMillis() + 50L); // the freed blocks are free again
             trace.add("concurrent phase");
             String concurrent = new ConcurrentPhase(client, seed, shape.blockSize(), Math.max(20, ops / 10)).run();
-            return new Summary(seed, shape, ops, outOfSpace, refusals, concurrent);
+            return new Summary(seed, shape, ops, outOfSpace, refusals, refusedAs.toString(), concurrent);
         } catch (Mismatch m) {
             throw m;
         } catch (InterruptedException e) {
@@ -475,6 +478,7 @@ final class ModelRun {
         if (expected.sameAs(actual)) {
             if (expected.failed()) {
                 refusals++;
+                refusedAs.merge(expected.error(), 1, Integer::sum);
             }
             return !actual.failed();
         }

@@ -39,8 +39,8 @@ class ModelTest {
         for (long seed : seeds()) {
             long start = System.nanoTime();
             ModelRun.Summary s = new ModelRun(seed, ops).run();
-            LOG.info("model seed {} ({}): {} operations, {} refused as the model said, {} ran out of space; {}; {} ms",
-                    seed, s.shape(), s.ops(), s.refusals(), s.outOfSpace(), s.concurrent(),
+            LOG.info("model seed {} ({}): {} operations, {} calls refused as the model said {}, {} ran out of space; {}; "
+                    + "{} ms", seed, s.shape(), s.ops(), s.refusals(), s.refusedAs(), s.outOfSpace(), s.concurrent(),
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
         }
     }

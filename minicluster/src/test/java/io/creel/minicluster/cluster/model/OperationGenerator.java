@@ -94,13 +94,14 @@ final class OperationGenerator {
         };
         String storageClass = storageClass();
         boolean enumerable = type != NodeType.TABLE || random.nextInt(4) != 0;
-        return new Operation.Create(newPath(), type, storageClass, enumerable);
+        return new Operation.Create(newPath(List.of(NodeType.DIRECTORY)), type, storageClass, enumerable);
     }
 
     private Operation writeFile() {
         int writes = 1 + random.nextInt(3);
-        return new Operation.WriteFile(newPath(), storageClass(), sizes(writes), random.nextBoolean(),
-                random.nextInt(3) == 0 ? random.nextInt(writes) : -1, nextContent++);
+        return new Operation.WriteFile(newPath(List.of(NodeType.DIRECTORY, NodeType.BAG)), storageClass(),
+                sizes(writes), random.nextBoolean(), random.nextInt(3) == 0 ? random.nextInt(writes) : -1,
+                nextContent++);
     }
 
     private Operation append() {
@@ -140,7 +141,13 @@ final class OperationGenerator {
 
     private Operation move() {
         String source = random.nextInt(10) == 0 ? "/" : anyPath();
-        String target = random.nextInt(5) == 0 ? anyPath() : newPath();
+        ModelNamespace.Node moving = model.find(source);
+        List<NodeType> parents = moving == null ? containerTypes() : switch (moving.type) {
+            case KEYVALUE -> List.of(NodeType.TABLE);
+            case FILE -> List.of(NodeType.DIRECTORY, NodeType.BAG);
+            default -> List.of(NodeType.DIRECTORY);
+        };
+        String target = random.nextInt(5) == 0 ? anyPath() : newPath(parents);
         if (random.nextInt(10) == 0 && !source.equals("/")) {
             target = source + "/" + name(); // into its own subtree
         }
@@ -177,9 +184,13 @@ final class OperationGenerator {
 
     // ------------------------------------------------------------------ paths and sizes
 
-    /** A path under an existing container (any type: the wrong ones must be refused). */
-    private String newPath() {
-        String parent = random.nextInt(10) == 0 ? anyPath() : anyContainer();
+    /**
+     * A new name under an existing node: mostly one of {@code parents}' types, sometimes any
+     * container or any node at all (the wrong ones must be refused).
+     */
+    private String newPath(List<NodeType> parents) {
+        int r = random.nextInt(10);
+        String parent = r == 0 ? anyPath() : r == 1 ? anyContainer() : any(parents);
         return (parent.equals("/") ? "" : parent) + "/" + name();
     }
 
