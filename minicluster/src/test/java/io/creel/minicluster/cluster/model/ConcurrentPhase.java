@@ -158,36 +158,47 @@ final class ConcurrentPhase {
             }
         }
 
+        /** What one reader saw last: values never go back for it. */
+        private static final class Seen {
+            long last;
+            boolean viaStream;
+        }
+
         void read() {
-            long last = 0;
-            boolean viaStream = false;
-            while (!writersDone.get() || reads.get() < 2) {
-                ByteBuffer got;
-                boolean handle = viaStream;
-                viaStream = !viaStream;
-                try {
-                    got = handle ? readAll(get(client.lookup(table + "/k"))) : get(client.getValue(table, "k"));
-                } catch (CreelException e) {
-                    if (e.code() == ErrorCode.NOT_FOUND && versions.get() == 0) {
-                        continue; // nothing committed yet
-                    }
-                    if (handle && (e.code() == ErrorCode.NOT_FOUND || e.code() == ErrorCode.STALE_BLOCK)) {
-                        // A handle names one version; once replaced and past the reuse delay it is gone.
-                        // A get, by contrast, answers for the key and must not fail.
-                        outlived.incrementAndGet();
-                        continue;
-                    }
-                    throw new AssertionError(table + "/k: a " + (handle ? "read through a lookup" : "get")
-                            + " failed while the value was being replaced: " + e, e);
+            Seen seen = new Seen();
+            boolean done;
+            do {
+                done = writersDone.get(); // one more read after the writer finished
+                readOnce(seen);
+            } while (!done);
+        }
+
+        private void readOnce(Seen seen) {
+            ByteBuffer got;
+            boolean handle = seen.viaStream;
+            seen.viaStream = !seen.viaStream;
+            try {
+                got = handle ? readAll(get(client.lookup(table + "/k"))) : get(client.getValue(table, "k"));
+            } catch (CreelException e) {
+                if (e.code() == ErrorCode.NOT_FOUND && versions.get() == 0) {
+                    return; // nothing committed yet
                 }
-                reads.incrementAndGet();
-                long v = check(got);
-                if (v < last) {
-                    throw new AssertionError(table + "/k: read version " + v + " after version " + last
-                            + ": a committed value went back");
+                if (handle && (e.code() == ErrorCode.NOT_FOUND || e.code() == ErrorCode.STALE_BLOCK)) {
+                    // A handle names one version; once replaced and past the reuse delay it is gone.
+                    // A get, by contrast, answers for the key and must not fail.
+                    outlived.incrementAndGet();
+                    return;
                 }
-                last = v;
+                throw new AssertionError(table + "/k: a " + (handle ? "read through a lookup" : "get")
+                        + " failed while the value was being replaced: " + e, e);
             }
+            reads.incrementAndGet();
+            long v = check(got);
+            if (v < seen.last) {
+                throw new AssertionError(table + "/k: read version " + v + " after version " + seen.last
+                        + ": a committed value went back");
+            }
+            seen.last = v;
         }
 
         private byte[] value(long v, int size) {
@@ -260,35 +271,41 @@ final class ConcurrentPhase {
         }
 
         void read() {
-            long last = 0;
-            while (!writersDone.get() || reads.get() < 2) {
-                CreelNode node;
-                try {
-                    node = get(client.lookup(path));
-                } catch (CreelException e) {
-                    if (e.code() == ErrorCode.NOT_FOUND) {
-                        continue; // not created yet
-                    }
-                    throw new AssertionError(path + ": a lookup failed while it was appended to: " + e, e);
+            long[] last = {0}; // this reader's: the synced length never goes back for it
+            boolean done;
+            do {
+                done = writersDone.get(); // one more read after the writer finished
+                readOnce(last);
+            } while (!done);
+        }
+
+        private void readOnce(long[] last) {
+            CreelNode node;
+            try {
+                node = get(client.lookup(path));
+            } catch (CreelException e) {
+                if (e.code() == ErrorCode.NOT_FOUND) {
+                    return; // not created yet
                 }
-                long len = node.length();
-                if (len < last) {
-                    throw new AssertionError(path + ": synced length went from " + last + " back to " + len);
-                }
-                last = len;
-                ByteBuffer got;
-                try {
-                    got = readAll(node);
-                } catch (CreelException e) {
-                    throw new AssertionError(path + ": reading " + len + " synced bytes failed: " + e, e);
-                }
-                reads.incrementAndGet();
-                byte[] have = new byte[got.remaining()];
-                got.get(have);
-                int diff = java.util.Arrays.mismatch(Content.of(id, 0, have.length).data(), have);
-                if (diff >= 0) {
-                    throw new AssertionError(path + ": byte " + diff + " of " + len + " synced bytes is wrong");
-                }
+                throw new AssertionError(path + ": a lookup failed while it was appended to: " + e, e);
+            }
+            long len = node.length();
+            if (len < last[0]) {
+                throw new AssertionError(path + ": synced length went from " + last[0] + " back to " + len);
+            }
+            last[0] = len;
+            ByteBuffer got;
+            try {
+                got = readAll(node);
+            } catch (CreelException e) {
+                throw new AssertionError(path + ": reading " + len + " synced bytes failed: " + e, e);
+            }
+            reads.incrementAndGet();
+            byte[] have = new byte[got.remaining()];
+            got.get(have);
+            int diff = java.util.Arrays.mismatch(Content.of(id, 0, have.length).data(), have);
+            if (diff >= 0) {
+                throw new AssertionError(path + ": byte " + diff + " of " + len + " synced bytes is wrong");
             }
         }
     }
@@ -325,14 +342,22 @@ final class ConcurrentPhase {
         }
 
         void read() {
-            while (!writersDone.get() || listings.get() < 2) {
+            boolean done;
+            do {
+                done = writersDone.get(); // one more listing after the creator finished
+                listOnce();
+            } while (!done);
+        }
+
+        private void listOnce() {
+            {
                 int before = created.get();
                 List<DirectoryEntry> listed;
                 try {
                     listed = get(client.list(dir));
                 } catch (CreelException e) {
                     if (e.code() == ErrorCode.NOT_FOUND && before == 0) {
-                        continue;
+                        return; // not created yet
                     }
                     throw new AssertionError(dir + ": a listing failed while children were created: " + e, e);
                 }
