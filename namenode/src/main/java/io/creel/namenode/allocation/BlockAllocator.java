@@ -4,7 +4,6 @@ import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.protocol.StorageServerInfo;
 import io.creel.namenode.registry.ServerRegistry;
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -154,8 +153,8 @@ public final class BlockAllocator {
                 + (start == classes.size() - 1 ? " " + classes.get(start) : "es " + String.join(", ",
                 classes.subList(start, classes.size()))) + " on any live storage server"
                 + (avoid.isEmpty() ? "" : " other than the " + avoid.size() + " this writer could not reach")
-                + (pending == 0 ? "" : " (" + pending + " freed blocks are waiting out the reuse delay, "
-                + Duration.ofMillis(reuseDelayMillis).toSeconds() + " s)"));
+                + (pending == 0 ? "" : " (" + pending + " freed blocks are waiting out the reuse delay of "
+                + reuseDelayMillis + " ms)"));
     }
 
     /** Where to send the shortage signal of {@link #allocate} ahead of time (called under the allocator's lock). */

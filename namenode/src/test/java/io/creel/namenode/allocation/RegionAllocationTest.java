@@ -89,7 +89,7 @@ class RegionAllocationTest {
         assertEquals("disk", shortage.storageClass(), "DRAM cannot grow; disk can");
         allocator.granted(disk, 4, List.of(), true);
         var e = Expect.error(ErrorCode.OUT_OF_SPACE, () -> allocator.allocate("dram", ""), "dram, disk",
-                "3 freed blocks are waiting out the reuse delay");
+                "3 freed blocks are waiting out the reuse delay of 100 ms");
         assertTrue(!(e instanceof RegionShortage), e.toString());
     }
 

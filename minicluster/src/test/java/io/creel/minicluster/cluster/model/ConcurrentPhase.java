@@ -40,6 +40,8 @@ final class ConcurrentPhase {
     private final int blockSize;
     private final int rounds;
     private final AtomicBoolean writersDone = new AtomicBoolean();
+    /** Scenarios that found no space to start in. */
+    private final AtomicInteger skipped = new AtomicInteger();
 
     ConcurrentPhase(CreelClient client, long seed, int blockSize, int rounds) {
         this.client = client;
@@ -81,7 +83,8 @@ final class ConcurrentPhase {
             return "kv: " + values.versions + " versions, " + values.reads + " reads (" + values.outlived
                     + " handles outlived their version); append: " + appends.length
                     + " bytes, " + appends.reads + " reads; list: " + children.created + " children, "
-                    + children.listings + " listings";
+                    + children.listings + " listings" + (skipped.get() == 0 ? "" : "; " + skipped + " scenario(s) "
+                    + "found no space to start");
         } finally {
             writersDone.set(true);
             pool.shutdownNow();
@@ -117,6 +120,20 @@ final class ConcurrentPhase {
         }
     }
 
+    /** Runs a scenario's first create; false if there was no space for it (the scenario is skipped). */
+    private boolean setUp(Runnable create) {
+        try {
+            create.run();
+            return true;
+        } catch (CreelException e) {
+            if (!outOfSpace(e)) {
+                throw new AssertionError("concurrent phase: setting up failed: " + e, e);
+            }
+            skipped.incrementAndGet();
+            return false;
+        }
+    }
+
     private static boolean outOfSpace(CreelException e) {
         return e.code() == ErrorCode.OUT_OF_SPACE;
     }
@@ -144,7 +161,9 @@ final class ConcurrentPhase {
         }
 
         void write() {
-            get(client.create(table, NodeType.TABLE));
+            if (!setUp(() -> get(client.create(table, NodeType.TABLE)))) {
+                return;
+            }
             Random r = new Random(seed + 1);
             for (int v = 1; v <= rounds; v++) {
                 try {
@@ -246,8 +265,11 @@ final class ConcurrentPhase {
         }
 
         void write() {
-            CreelNode f = get(client.create(path, NodeType.FILE));
-            DirectWriter w = f.writer();
+            CreelNode[] created = new CreelNode[1];
+            if (!setUp(() -> created[0] = get(client.create(path, NodeType.FILE)))) {
+                return;
+            }
+            DirectWriter w = created[0].writer();
             Random r = new Random(seed + 2);
             long at = 0;
             try {
@@ -322,7 +344,9 @@ final class ConcurrentPhase {
         }
 
         void write() {
-            get(client.create(dir, NodeType.DIRECTORY));
+            if (!setUp(() -> get(client.create(dir, NodeType.DIRECTORY)))) {
+                return;
+            }
             for (int i = 0; i < 2 * rounds; i++) {
                 attempted.set(i + 1);
                 try {

@@ -86,8 +86,12 @@ final class ModelRun {
 
     Summary run() {
         trace.add("cluster: " + shape);
-        try (MiniCluster cluster = shape.start(); CreelClient c = CreelClient.connect(cluster.clientConf())) {
-            client = c;
+        try (MiniCluster cluster = shape.start(); CreelClient first = CreelClient.connect(cluster.clientConf());
+             CreelClient second = CreelClient.connect(cluster.clientConf())) {
+            // Two clients take turns, so one's caches (block locations, values seen) meet the other's changes.
+            CreelClient[] clients = {first, second};
+            Random turns = new Random(seed + 17);
+            client = first;
             model = new ModelNamespace(shape.namenodes());
             OperationGenerator generator = new OperationGenerator(new Random(seed * 0x9E3779B97F4A7C15L),
                     shape.blockSize(), model);
@@ -95,7 +99,9 @@ final class ModelRun {
                 Operation op = generator.next(held != null, held == null || held.orphan ? null : held.path,
                         recentOutOfSpace > 0);
                 recentOutOfSpace = Math.max(0, recentOutOfSpace - 1);
-                trace.add(step + ": " + op);
+                int who = turns.nextInt(clients.length);
+                client = clients[who];
+                trace.add(step + ": " + (who == 0 ? "" : "[client 2] ") + op);
                 execute(op);
                 if (step % CHECK_EVERY == CHECK_EVERY - 1) {
                     checkAll();
