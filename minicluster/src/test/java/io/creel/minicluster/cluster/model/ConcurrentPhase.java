@@ -196,10 +196,11 @@ final class ConcurrentPhase {
             ByteBuffer got;
             boolean handle = seen.viaStream;
             seen.viaStream = !seen.viaStream;
+            int committedBefore = versions.get(); // before the call: a put may commit while it runs
             try {
                 got = handle ? readAll(get(client.lookup(table + "/k"))) : get(client.getValue(table, "k"));
             } catch (CreelException e) {
-                if (e.code() == ErrorCode.NOT_FOUND && versions.get() == 0) {
+                if (e.code() == ErrorCode.NOT_FOUND && committedBefore == 0) {
                     return; // nothing committed yet
                 }
                 if (handle && (e.code() == ErrorCode.NOT_FOUND || e.code() == ErrorCode.STALE_BLOCK)) {
