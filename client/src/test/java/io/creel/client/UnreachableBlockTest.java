@@ -17,6 +17,10 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,6 +58,76 @@ class UnreachableBlockTest {
             assertArrayEquals(data, read);
             List<BlockLocation> now = get(c.blockLocations(back, 0, B));
             assertNotEquals(first.blockNumber(), now.get(0).blockNumber(), "block 0 lives elsewhere now");
+        }
+    }
+
+    @Test
+    void aMoveWaitsForTheTransfersInFlightAndAnyThatLandsKeepsTheBlockWhereItIs() throws Exception {
+        try (FakeCluster cluster = new FakeCluster(1)) {
+            CreelClient c = cluster.client();
+            CreelNode f = get(c.create("/f", NodeType.FILE));
+            CountDownLatch slowOneMayLand = new CountDownLatch(1);
+            AtomicInteger refused = new AtomicInteger();
+            cluster.storage.writeGate = (block, offset) -> {
+                if (offset == 0) {
+                    return slowOneMayLand.await(20, TimeUnit.SECONDS); // in flight, then lands
+                }
+                refused.incrementAndGet();
+                return false; // the server cannot be reached for the other piece
+            };
+            CompletableFuture<Void> slow = f.writer().write(ByteBuffer.wrap(bytes(100, 7)));
+            CompletableFuture<Void> failing = f.writer().write(ByteBuffer.wrap(bytes(100, 8)));
+            waitUntil(() -> refused.get() == 1, "the second piece to be refused");
+            assertTrue(!failing.isDone(), "its move waits for the piece still in flight at the old place");
+            slowOneMayLand.countDown();
+
+            get(slow);
+            CreelException e = failure(failing);
+            assertEquals(ErrorCode.UNAVAILABLE, e.code(), e.toString());
+            assertEquals(0, cluster.namenode().moveRequests.get(), "bytes landed there: the block stays");
+            assertEquals(ErrorCode.UNAVAILABLE, failure(f.writer().close()).code());
+        }
+    }
+
+    @Test
+    void aPieceThatLandsAtTheOldPlaceAfterTheMoveWasDecidedIsWrittenAgainAtTheNewOne() throws Exception {
+        try (FakeCluster cluster = new FakeCluster(1)) {
+            CreelClient c = cluster.client();
+            CreelNode f = get(c.create("/f", NodeType.FILE));
+            AtomicBoolean first = new AtomicBoolean(true);
+            cluster.storage.writeGate = (block, offset) -> !(offset == 0 && first.getAndSet(false));
+            CountDownLatch moveAnswered = new CountDownLatch(1);
+            cluster.namenode().moveGate = moveAnswered;
+
+            byte[] a = bytes(100, 9);
+            byte[] b = bytes(100, 10);
+            CompletableFuture<Void> refusedFirst = f.writer().write(ByteBuffer.wrap(a));
+            waitUntil(() -> cluster.namenode().moveRequests.get() == 1, "the move to be asked for");
+            // Still at the old place in the cache: this piece lands there, after the move was decided.
+            CompletableFuture<Void> late = f.writer().write(ByteBuffer.wrap(b));
+            waitUntil(() -> cluster.storage.writes.size() == 1, "the late piece to land at the old place");
+            moveAnswered.countDown();
+
+            get(refusedFirst);
+            get(late);
+            assertEquals(200, get(f.writer().close()).length());
+            byte[] back = new byte[200];
+            assertEquals(200, (int) get(get(c.lookup("/f")).read(0, ByteBuffer.wrap(back))));
+            byte[] both = new byte[200];
+            System.arraycopy(a, 0, both, 0, 100);
+            System.arraycopy(b, 0, both, 100, 100);
+            assertArrayEquals(both, back, "both pieces are in the block where it moved");
+            assertEquals(1, cluster.namenode().moves.get());
+        }
+    }
+
+    private static void waitUntil(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            Thread.sleep(5);
         }
     }
 

@@ -59,6 +59,10 @@ public final class FakeNamenode implements AutoCloseable {
     /** Paths whose writer gave its lease back without publishing (COMMIT ABANDON). */
     public final List<String> abandoned = new java.util.concurrent.CopyOnWriteArrayList<>();
     public volatile long mapDelayMillis;
+    /** If set, MAP requests that move a block are answered only once it opens. */
+    public volatile java.util.concurrent.CountDownLatch moveGate;
+    /** MAP requests that move a block, received so far. */
+    public final AtomicInteger moveRequests = new AtomicInteger();
 
     private static final class Node {
         long id;
@@ -160,7 +164,20 @@ public final class FakeNamenode implements AutoCloseable {
                 mapsInFlight.decrementAndGet();
             }
         };
-        if (mapDelayMillis > 0) {
+        java.util.concurrent.CountDownLatch gate = moveGate;
+        if (req.unreachableTag() != 0) {
+            moveRequests.incrementAndGet();
+        }
+        if (req.unreachableTag() != 0 && gate != null) {
+            FakeTransportProvider.TIMER.execute(() -> {
+                try {
+                    gate.await(20, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                answer.run();
+            });
+        } else if (mapDelayMillis > 0) {
             call.channel().eventLoop().schedule(answer, mapDelayMillis, TimeUnit.MILLISECONDS);
         } else {
             answer.run();
