@@ -120,11 +120,6 @@ final class ModelRun {
                 model.deleted("/" + top);
             }
             Thread.sleep(shape.reuseDelayMillis() + 50L); // the freed blocks are free again
-            if (Boolean.getBoolean("creel.model.debug")) {
-                client.status().join().forEach(st -> st.servers().forEach(sv -> System.out.println("MODELDEBUG "
-                        + sv.server().address() + " " + sv.server().tier() + " used=" + sv.usedBlocks() + " free="
-                        + sv.freeBlocks() + " pending=" + sv.pendingBlocks())));
-            }
             trace.add("concurrent phase");
             String concurrent = new ConcurrentPhase(client, seed, shape.blockSize(), Math.max(20, ops / 10)).run();
             return new Summary(seed, shape, ops, outOfSpace, refusals, refusedAs.toString(), concurrent);
