@@ -194,26 +194,48 @@ public final class CreelClient implements AutoCloseable {
             }
             CreelNode container = node(dir.toString(), partition, open);
             List<DirectoryRecord> records = new ArrayList<>();
-            return readRecords(container.dataReader(), records).thenCompose(v -> lookupChildren(dir, records));
+            long bs = blockIo.blockSize();
+            return readRecords(container.dataReader(), 0, Math.max(bs, LIST_CHUNK / bs * bs), records)
+                    .thenCompose(v -> lookupChildren(dir, records));
         });
     }
 
-    private CompletableFuture<Void> readRecords(DirectReader reader, List<DirectoryRecord> out) {
-        long left = reader.length() - reader.position();
-        if (left <= 0) {
+    /**
+     * Reads a container's records from {@code from} (a block boundary) to its end, {@code chunk}
+     * bytes (whole blocks) per request. A block refused as STALE_BLOCK holds nothing this listing
+     * can use — its first record is still being written, or the container was removed and the block
+     * reused — so it is skipped (a multi-block chunk is read again block by block to find it). A
+     * record in it whose create has returned would have claimed it: skipping never hides one.
+     */
+    private CompletableFuture<Void> readRecords(DirectReader reader, long from, long chunk, List<DirectoryRecord> out) {
+        long end = reader.length();
+        if (from >= end) {
             return CompletableFuture.completedFuture(null);
         }
-        ByteBuffer buf = ByteBuffer.allocate((int) Math.min(LIST_CHUNK, left));
-        return reader.read(buf).thenCompose(n -> {
-            buf.flip();
-            while (buf.remaining() >= DirectoryRecord.SIZE) {
-                DirectoryRecord r = DirectoryRecord.readFrom(buf);
-                if (r != null) {
-                    out.add(r);
+        int n = (int) Math.min(chunk, end - from);
+        ByteBuffer buf = ByteBuffer.allocate(n);
+        return reader.read(from, buf).handle((read, t) -> {
+            if (t == null) {
+                buf.flip();
+                while (buf.remaining() >= DirectoryRecord.SIZE) {
+                    DirectoryRecord r = DirectoryRecord.readFrom(buf);
+                    if (r != null) {
+                        out.add(r);
+                    }
                 }
+                return readRecords(reader, from + n, chunk, out);
             }
-            return n <= 0 ? CompletableFuture.completedFuture(null) : readRecords(reader, out);
-        });
+            CreelException e = CreelException.unwrap(t);
+            if (e.code() != ErrorCode.STALE_BLOCK) {
+                return Futures.<Void>failed(e);
+            }
+            long bs = blockIo.blockSize();
+            if (n <= bs) {
+                return readRecords(reader, from + n, chunk, out); // this block has nothing to list
+            }
+            DirectReader part = reader.limitedTo(from + n);
+            return readRecords(part, from, bs, out).thenCompose(v -> readRecords(reader, from + n, chunk, out));
+        }).thenCompose(f -> f);
     }
 
     private CompletableFuture<List<DirectoryEntry>> lookupChildren(PathName dir, List<DirectoryRecord> records) {
@@ -359,14 +381,40 @@ public final class CreelClient implements AutoCloseable {
      * speculative bytes are dropped and the new version is read. So a get never serves a stale value.
      */
     public CompletableFuture<ByteBuffer> getValue(String tablePath, String key) {
-        return Futures.guard(() -> {
-            String path = PathName.parse(tablePath).child(key).toString();
-            SeenValue seen = seenValues.get(path);
-            if (seen != null) {
-                return speculativeGet(path, seen);
+        return Futures.guard(() -> getValue(PathName.parse(tablePath).child(key).toString(), GET_ATTEMPTS));
+    }
+
+    /**
+     * Gets that find the version they looked up replaced (or removed) before its bytes were read
+     * — its node gone, or its block reused: NOT_FOUND or STALE_BLOCK from the read — look the key
+     * up again, this many times in all. The key existed throughout, so its current value is the
+     * answer, not the error; a key that is really gone fails the next lookup.
+     */
+    private static final int GET_ATTEMPTS = 3;
+
+    private CompletableFuture<ByteBuffer> getValue(String path, int attemptsLeft) {
+        SeenValue seen = seenValues.get(path);
+        CompletableFuture<ByteBuffer> attempt = seen != null ? speculativeGet(path, seen) : plainGet(path);
+        return attempt.handle((value, t) -> {
+            if (t == null) {
+                return CompletableFuture.completedFuture(value);
             }
-            return plainGet(path);
-        });
+            CreelException e = CreelException.unwrap(t);
+            if (e instanceof VersionGone gone) {
+                seenValues.remove(path);
+                return attemptsLeft > 1 ? getValue(path, attemptsLeft - 1) : Futures.<ByteBuffer>failed(gone.getCause());
+            }
+            return Futures.<ByteBuffer>failed(e);
+        }).thenCompose(f -> f);
+    }
+
+    /** The version a get looked up went away before its bytes were read (carries the read's error). */
+    private static final class VersionGone extends CreelException {
+        private static final long serialVersionUID = 1L;
+
+        VersionGone(CreelException cause) {
+            super(cause.code(), cause.getMessage(), cause);
+        }
     }
 
     /** Where a one-block value was last seen: its version's node id, length and block. */
@@ -410,7 +458,16 @@ public final class CreelClient implements AutoCloseable {
         return lookup(path).thenCompose(node -> readValue(path, node));
     }
 
+    /** Reads the value of the version {@code node} names; its going away under the read fails with {@link VersionGone}. */
     private CompletableFuture<ByteBuffer> readValue(String path, CreelNode node) {
+        return readVersion(path, node).exceptionallyCompose(t -> {
+            CreelException e = CreelException.unwrap(t);
+            boolean gone = e.code() == ErrorCode.NOT_FOUND || e.code() == ErrorCode.STALE_BLOCK;
+            return Futures.failed(gone ? new VersionGone(e) : e);
+        });
+    }
+
+    private CompletableFuture<ByteBuffer> readVersion(String path, CreelNode node) {
         if (node.type() != NodeType.KEYVALUE) {
             throw new CreelException(ErrorCode.INVALID_ARGUMENT, path + " is a " + node.type().displayName()
                     + ", not a KeyValue");

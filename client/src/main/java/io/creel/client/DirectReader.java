@@ -30,6 +30,11 @@ public final class DirectReader {
         this.io = io;
     }
 
+    /** A reader of the same node that ends at {@code end} (at most this reader's length), positioned at 0. */
+    DirectReader limitedTo(long end) {
+        return new DirectReader(path, node, Math.min(end, length), io);
+    }
+
     /** Bytes readable: the node's synced length when it was opened. */
     public long length() {
         return length;

@@ -2,6 +2,7 @@ package io.creel.client;
 
 import io.creel.client.block.BlockIo;
 import io.creel.client.block.NodeRef;
+import io.creel.client.block.WrittenBlocks;
 import io.creel.client.rpc.NamenodeRouter;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
@@ -9,19 +10,25 @@ import io.creel.common.protocol.BlockLocation;
 import io.creel.common.protocol.CommitRequest;
 import io.creel.common.protocol.NodeInfo;
 import java.nio.ByteBuffer;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Asynchronous appends to a File or KeyValue held under a write lease, from the caller's buffers.
  * Each write takes the next range of the node when it is called, so writes may be issued without
  * waiting; a write is split at block boundaries and its pieces go out concurrently. Blocks are
- * allocated in order (the next one ahead of time once the current one is half full).
+ * allocated in order (the next one ahead of time once the current one is half full). A block whose
+ * storage server cannot be reached is allocated again on another server, as long as none of it was
+ * written there yet ({@link WrittenBlocks}); only when no server can take it does the write fail.
  *
  * <p>{@link #sync()} publishes the bytes written so far (COMMIT), {@link #close()} publishes them
- * and releases the lease (for a KeyValue this makes the new value visible). Both first wait for
- * every outstanding write; a write that failed fails the next sync or close.
+ * and releases the lease (for a KeyValue this makes the new value visible).
+ *
+ * <p>Failures are part of the writer's state, not reported on the side: every write, and every
+ * sync, is joined into one future ({@code state}) in the order they were issued, and a sync or
+ * close commits only what that future covers, once it has completed. So a writer that saw a
+ * failure can only fail, with the first failure in issue order: it refuses further writes, its
+ * syncs fail, and its close fails too — after giving the lease back without publishing anything
+ * more (a File keeps what earlier syncs published, a KeyValue keeps its old value).
  *
  * <p>Buffer ownership: a buffer passed to {@link #write} belongs to the writer until the returned
  * future completes; then its position is at its limit.
@@ -32,12 +39,14 @@ public final class DirectWriter {
     private final long lease;
     private final BlockIo io;
     private final NamenodeRouter router;
-    private final Set<CompletableFuture<Void>> outstanding = ConcurrentHashMap.newKeySet();
+    /** Where the blocks being written are, and moving one off a server that cannot be reached. */
+    private final WrittenBlocks places;
+    /** Every write and sync issued so far, joined in issue order; failed once any of them failed. */
+    private CompletableFuture<Void> state = CompletableFuture.completedFuture(null);
     private long position;
     private long committed;
     /** Blocks 0..allocated-1 are known to exist, so allocation of the next never leaves a hole. */
     private volatile long allocated;
-    private volatile CreelException failure;
     private CompletableFuture<NodeInfo> closing;
 
     DirectWriter(String path, NodeRef node, long lease, long startLength, BlockIo io, NamenodeRouter router,
@@ -47,6 +56,7 @@ public final class DirectWriter {
         this.lease = lease;
         this.io = io;
         this.router = router;
+        this.places = new WrittenBlocks(node, lease, io);
         this.position = startLength;
         this.committed = startLength;
         long bs = io.blockSize();
@@ -60,93 +70,99 @@ public final class DirectWriter {
 
     /** Appends {@code src}'s remaining bytes. */
     public CompletableFuture<Void> write(ByteBuffer src) {
-        long start;
         int n = src.remaining();
+        CompletableFuture<Void> piece;
         synchronized (this) {
             if (closing != null) {
                 return Futures.failed(new CreelException(ErrorCode.INVALID_ARGUMENT, path
                         + ": the writer is closed"));
             }
-            if (failure != null) {
-                return Futures.failed(failure);
+            if (state.isCompletedExceptionally()) {
+                return Futures.failed(failureOf(state));
             }
-            start = position;
+            if (n == 0) {
+                return CompletableFuture.completedFuture(null);
+            }
+            long start = position;
             position += n;
+            piece = Futures.guard(() -> io.write(node, start, src, blocks))
+                    .exceptionallyCompose(t -> Futures.failed(withPath(t)));
+            state = joined(state, piece);
         }
-        if (n == 0) {
-            return CompletableFuture.completedFuture(null);
-        }
-        CompletableFuture<Void> f = Futures.guard(() -> io.write(node, start, src, this::allocate));
-        outstanding.add(f);
-        CompletableFuture<Void> result = new CompletableFuture<>();
-        f.whenComplete((v, t) -> {
-            outstanding.remove(f);
-            if (t == null) {
-                src.position(src.limit());
-                result.complete(null);
-            } else {
-                CreelException e = withPath(t);
-                synchronized (this) {
-                    if (failure == null) {
-                        failure = e;
-                    }
-                }
-                result.completeExceptionally(e);
-            }
-        });
-        return result;
+        return Futures.clean(piece.thenRun(() -> src.position(src.limit())));
     }
 
     /** Publishes everything written so far; the writer stays open. */
     public CompletableFuture<NodeInfo> sync() {
-        return commit(false);
+        CompletableFuture<NodeInfo> outcome;
+        synchronized (this) {
+            if (closing != null) {
+                return Futures.failed(new CreelException(ErrorCode.INVALID_ARGUMENT, path + ": the writer is closed"));
+            }
+            outcome = commit(state, position, false);
+            // A failed sync fails the writer: what it was to publish is in doubt.
+            state = joined(state, outcome);
+        }
+        return outcome;
     }
 
     /**
-     * Publishes everything written so far and releases the lease. Calling it again returns the
-     * same outcome.
+     * Publishes everything written so far and releases the lease. If any write or sync failed, or
+     * the commit itself fails, the lease is given back publishing nothing more and the close fails
+     * with that failure. Calling it again returns the same outcome.
      */
     public synchronized CompletableFuture<NodeInfo> close() {
         if (closing == null) {
-            closing = commit(true);
+            closing = commit(state, position, true);
         }
         return closing;
     }
 
-    private CompletableFuture<NodeInfo> commit(boolean close) {
-        long length;
-        CompletableFuture<?>[] waits;
-        synchronized (this) {
-            if (!close && closing != null) {
-                return Futures.failed(new CreelException(ErrorCode.INVALID_ARGUMENT, path + ": the writer is closed"));
-            }
-            length = position;
-            waits = outstanding.toArray(CompletableFuture[]::new);
-        }
-        return CompletableFuture.allOf(waits).handle((v, t) -> (Void) null).thenCompose(v -> {
-            CreelException failed = failure;
+    /** Commits {@code length} once {@code upTo} (every write and sync issued before) has completed. */
+    private CompletableFuture<NodeInfo> commit(CompletableFuture<Void> upTo, long length, boolean close) {
+        return upTo.handle((v, t) -> t).thenCompose(failed -> {
             if (failed != null) {
-                if (close) {
-                    // Give the lease back with what was safely published before the failure.
-                    long safe;
-                    synchronized (this) {
-                        safe = committed;
-                    }
-                    router.commit(node.partition(), new CommitRequest(node.nodeId(), lease, safe, true));
-                }
-                return Futures.<NodeInfo>failed(failed);
+                return close ? abandon(withPath(failed)) : Futures.<NodeInfo>failed(withPath(failed));
             }
-            return router.commit(node.partition(), new CommitRequest(node.nodeId(), lease, length, close))
-                    .thenApply(info -> {
-                        synchronized (this) {
-                            committed = Math.max(committed, length);
-                        }
-                        if (close) {
-                            forgetTrimmedBlocks(length);
-                        }
-                        return info;
-                    });
-        }).exceptionallyCompose(t -> Futures.failed(withPath(t)));
+            CommitRequest req = close ? CommitRequest.close(node.nodeId(), lease, length)
+                    : CommitRequest.sync(node.nodeId(), lease, length);
+            return router.commit(node.partition(), req).handle((info, t) -> {
+                if (t != null) {
+                    CreelException e = withPath(t);
+                    return close ? abandon(e) : Futures.<NodeInfo>failed(e);
+                }
+                synchronized (this) {
+                    committed = Math.max(committed, length);
+                }
+                places.forgetBefore(length / io.blockSize()); // published: those blocks stay where they are
+                if (close) {
+                    forgetTrimmedBlocks(length);
+                }
+                return CompletableFuture.completedFuture(info);
+            }).thenCompose(f -> f);
+        });
+    }
+
+    /**
+     * Gives the lease back without publishing anything more, then fails with {@code cause}. The
+     * close waits for the release, so once it has failed the node can be opened again.
+     */
+    private CompletableFuture<NodeInfo> abandon(CreelException cause) {
+        long safe;
+        synchronized (this) {
+            safe = committed;
+        }
+        return router.commit(node.partition(), CommitRequest.abandon(node.nodeId(), lease)).handle((info, t) -> {
+            forgetTrimmedBlocks(safe);
+            if (t != null) {
+                CreelException e = CreelException.unwrap(t);
+                // Gone or no longer ours (removed, replaced, or the connection that held it closed): nothing to give back.
+                if (e.code() != ErrorCode.NOT_FOUND && e.code() != ErrorCode.LEASE_CONFLICT) {
+                    cause.addSuppressed(e);
+                }
+            }
+            return Futures.<NodeInfo>failed(cause);
+        }).thenCompose(f -> f);
     }
 
     /**
@@ -161,6 +177,29 @@ public final class DirectWriter {
             io.cache().forget(node.block(i));
         }
     }
+
+    /** The writer's side of block allocation: in order, and following blocks that move. */
+    private final BlockIo.BlockAllocator blocks = new BlockIo.BlockAllocator() {
+        @Override
+        public CompletableFuture<BlockLocation> allocate(long index) {
+            return DirectWriter.this.allocate(index);
+        }
+
+        @Override
+        public void transferStarted(long index, BlockLocation at) {
+            places.started(index, at);
+        }
+
+        @Override
+        public boolean transferEnded(long index, BlockLocation at, boolean ok) {
+            return places.ended(index, at, ok);
+        }
+
+        @Override
+        public CompletableFuture<BlockLocation> moveFrom(long index, BlockLocation unreachable) {
+            return places.moveFrom(index, unreachable);
+        }
+    };
 
     private CompletableFuture<BlockLocation> allocate(long index) {
         CompletableFuture<BlockLocation> f;
@@ -177,6 +216,15 @@ public final class DirectWriter {
             }
             return loc;
         });
+    }
+
+    /** {@code earlier} and then {@code later}: fails with the earlier's failure if both fail. */
+    private static CompletableFuture<Void> joined(CompletableFuture<Void> earlier, CompletableFuture<?> later) {
+        return earlier.thenCombine(later, (a, b) -> null);
+    }
+
+    private static CreelException failureOf(CompletableFuture<?> failed) {
+        return failed.handle((v, t) -> CreelException.unwrap(t)).join();
     }
 
     private CreelException withPath(Throwable t) {

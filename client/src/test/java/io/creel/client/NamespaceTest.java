@@ -55,6 +55,25 @@ class NamespaceTest {
     }
 
     @Test
+    void aBlockOfRecordsTheListingCannotUseIsSkippedNotFatal() throws Exception {
+        try (FakeCluster cluster = new FakeCluster(1)) {
+            cluster.settings().put("creel.client.block.cache.size", "16");
+            CreelClient c = cluster.client();
+            get(c.create("/d", NodeType.DIRECTORY));
+            int perBlock = FakeCluster.BLOCK / io.creel.common.namespace.DirectoryRecord.SIZE;
+            for (int i = 0; i < 3 * perBlock; i++) {
+                get(c.create("/d/c" + i, NodeType.DIRECTORY));
+            }
+            // The middle block's tag moves on, as for a block whose records are not written yet.
+            cluster.storage.retag(cluster.namenode().containerBlock("/d", 1));
+            List<String> listed = get(c.list("/d")).stream().map(DirectoryEntry::name).toList();
+            assertEquals(2 * perBlock, listed.size(), "the blocks before and after it are listed: " + listed);
+            assertTrue(listed.contains("c0") && listed.contains("c" + (3 * perBlock - 1)), listed.toString());
+            assertFalse(listed.contains("c" + perBlock), listed.toString());
+        }
+    }
+
+    @Test
     void listingShowsChildrenAndSkipsRecordsOfNodesThatNoLongerExist() throws Exception {
         try (FakeCluster cluster = new FakeCluster(1)) {
             CreelClient c = cluster.client();

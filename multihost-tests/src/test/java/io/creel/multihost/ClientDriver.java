@@ -22,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
  * <pre>
  * write PATH BYTES SEED [chunk=N] [pause=MS] [sync=K] [location=HOST]
  * read  PATH SEED [chunk=N] [pause=MS] [loop=true]
+ * mkdir PATH [location=HOST]
  * </pre>
  *
  * Lines printed: {@code PROGRESS <op> <bytes>} after each chunk, {@code OK <op> <path> <bytes>} at
@@ -44,8 +45,8 @@ public final class ClientDriver {
         System.setProperty("org.slf4j.simpleLogger.log.io.netty", "warn");
         System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
         System.setProperty("org.slf4j.simpleLogger.dateTimeFormat", "HH:mm:ss.SSS");
-        if (args.length < 3) {
-            System.err.println("usage: write PATH BYTES SEED [opts] | read PATH SEED [opts]");
+        if (args.length < 2) {
+            System.err.println("usage: write PATH BYTES SEED [opts] | read PATH SEED [opts] | mkdir PATH [opts]");
             System.exit(2);
         }
         Map<String, String> opts = new HashMap<>();
@@ -56,6 +57,10 @@ public final class ClientDriver {
                 case "write" -> {
                     parseOptions(args, 4, opts);
                     code = write(client, args[1], Long.parseLong(args[2]), Long.parseLong(args[3]), opts);
+                }
+                case "mkdir" -> {
+                    parseOptions(args, 2, opts);
+                    code = mkdir(client, args[1], opts);
                 }
                 case "read" -> {
                     parseOptions(args, 3, opts);
@@ -107,6 +112,23 @@ public final class ClientDriver {
             }
             step.await(w.close());
             say("OK write " + path + " " + pos);
+            return 0;
+        } catch (CreelException e) {
+            step.failed(e);
+            return 1;
+        }
+    }
+
+    /** Creates a Directory, its blocks (its records) preferring {@code location=HOST}. */
+    private static int mkdir(CreelClient client, String path, Map<String, String> opts) {
+        CreateOptions o = CreateOptions.defaults();
+        if (opts.containsKey("location")) {
+            o = o.withLocationClass(opts.get("location"));
+        }
+        Step step = new Step("mkdir", path);
+        try {
+            step.await(client.create(path, NodeType.DIRECTORY, o));
+            say("OK mkdir " + path);
             return 0;
         } catch (CreelException e) {
             step.failed(e);

@@ -12,14 +12,14 @@ import org.junit.jupiter.api.Timeout;
 /**
  * {@code kill -9} of a storage server while a client on another host writes or reads through it:
  * the client gets a clear error naming the node and the server within the configured timeouts
- * (never a hang, never success with data missing, never wrong bytes), and data on the other
- * servers still reads back.
+ * (never a hang, never wrong bytes) — or, a writer whose blocks still to come can go to the other
+ * servers, carries on — and data on the other servers still reads back.
  */
 class StorageServerKillTest extends OneNamenodeThreeServers {
 
     @Test
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
-    void killDuringWriteFailsTheWriterClearlyAndOtherServersKeepTheirData() {
+    void killDuringWriteFailsTheWriterClearlyOrItCarriesOnAndOtherServersKeepTheirData() {
         startCluster();
         NetworkLab.Host victim = server(3);
         writePinned("/keep", 512 * 1024, 1, server(2));
@@ -33,10 +33,16 @@ class StorageServerKillTest extends OneNamenodeThreeServers {
         long killed = System.nanoTime();
         net.processes().stream().filter(p -> p.name().equals("ds3")).findFirst().orElseThrow().kill9();
 
-        assertClearFailure(writer, "write", "/big", cluster.storageAddress(victim), killed,
-                cluster.millis("creel.client.request.timeout") + SLACK_MS);
-        assertEquals(1, writer.waitForExit(Duration.ofSeconds(30)), "the writer must fail:\n" + writer.tail(20));
-        assertFalse(writer.output().contains("OK write"), "the write must not succeed with a server gone");
+        // The block being written on the dead server holds bytes only it had: the writer fails.
+        // If the kill fell between that server's blocks, the blocks still to come go elsewhere.
+        long bound = cluster.millis("creel.client.request.timeout") + SLACK_MS;
+        writer.waitForLine("(FAILED|OK) write", Duration.ofMillis(bound + 10_000));
+        if (writer.output().contains("FAILED write")) {
+            assertClearFailure(writer, "write", "/big", cluster.storageAddress(victim), killed, bound);
+            assertEquals(1, writer.waitForExit(Duration.ofSeconds(30)), "the writer must fail:\n" + writer.tail(20));
+        } else {
+            assertEquals(0, writer.waitForExit(Duration.ofSeconds(30)), writer.tail(20));
+        }
 
         assertReadsBack("/keep", 512 * 1024, 1, "read-keep");
         // What /big published before the failure reads back intact or fails naming the dead server.

@@ -23,7 +23,8 @@ public final class StorageKeys implements ConfKeySource {
             ConfValues::parseSize,
             "Storage servers grant their blocks to namenodes in regions of this size (whole blocks, at least one).");
     public static final ConfKey<Duration> HEARTBEAT_INTERVAL = ConfKey.of("creel.storage.heartbeat.interval",
-            "2s", ConfValues::parseDuration, "How often a storage server sends a heartbeat to each namenode.");
+            "2s", ConfValues::parseDuration,
+            "How often a storage server sends a heartbeat to each namenode and renews the liveness words same-host clients check.");
     public static final ConfKey<Boolean> PERSISTENT = ConfKey.of("creel.storage.persistent", "false",
             ConfValues::parseBoolean,
             "Keep a storage server's files (data, tags, token, port) when it stops and reuse them at start; one server per directory.");

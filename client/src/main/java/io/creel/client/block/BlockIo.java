@@ -55,6 +55,17 @@ public final class BlockIo {
     }
 
     /**
+     * Allocates block {@code index} again elsewhere after the writer could not reach the server of
+     * {@code unreachable}; the new location replaces the old one in the cache.
+     */
+    public CompletableFuture<BlockLocation> move(NodeRef node, long index, long lease, BlockLocation unreachable) {
+        return router.map(node.partition(), node.nodeId(), index, lease, unreachable.tag()).thenApply(loc -> {
+            cache.put(loc, node.partition());
+            return loc;
+        });
+    }
+
+    /**
      * Reads {@code dst.remaining()} bytes of the node at {@code position} into {@code dst}; the
      * caller has checked the range lies within {@code nodeLength}. {@code dst}'s position is not moved.
      */
@@ -123,16 +134,58 @@ public final class BlockIo {
                 // the next block is ready before the writer gets there
                 where.thenRun(() -> allocator.allocate(index + 1));
             }
-            pieces.add(transfers.write(node.path(), index, () -> where, offset, slice));
+            pieces.add(transfers.write(node.path(), index, writeLocator(allocator, index, where), offset, slice));
             done += n;
         }
         return allOf(pieces);
     }
 
-    /** Gives the location of block {@code index} of the node being written, allocating it if needed. */
+    private static BlockLocator writeLocator(BlockAllocator allocator, long index, CompletableFuture<BlockLocation> where) {
+        return new BlockLocator() {
+            @Override
+            public CompletableFuture<BlockLocation> locate() {
+                return where;
+            }
+
+            @Override
+            public void transferStarted(BlockLocation at) {
+                allocator.transferStarted(index, at);
+            }
+
+            @Override
+            public boolean transferEnded(BlockLocation at, boolean ok) {
+                return allocator.transferEnded(index, at, ok);
+            }
+
+            @Override
+            public CompletableFuture<BlockLocation> moveFrom(BlockLocation unreachable) {
+                return allocator.moveFrom(index, unreachable);
+            }
+        };
+    }
+
+    /**
+     * Where the blocks of the node being written are: gives the location of block {@code index},
+     * allocating it if needed, and may follow the transfers into each block so it can move a block
+     * whose server cannot be reached (see {@link BlockLocator#moveFrom}).
+     */
     @FunctionalInterface
     public interface BlockAllocator {
         CompletableFuture<BlockLocation> allocate(long index);
+
+        /** A transfer into block {@code index} at {@code at} has started. */
+        default void transferStarted(long index, BlockLocation at) {
+        }
+
+        /** See {@link BlockLocator#transferEnded}. */
+        default boolean transferEnded(long index, BlockLocation at, boolean ok) {
+            return true;
+        }
+
+        /** See {@link BlockLocator#moveFrom}; by default blocks do not move. */
+        default CompletableFuture<BlockLocation> moveFrom(long index, BlockLocation unreachable) {
+            return null;
+        }
     }
 
     private static CompletableFuture<Void> allOf(List<CompletableFuture<Void>> pieces) {

@@ -77,7 +77,13 @@ public final class NamenodeRouter {
     }
 
     public CompletableFuture<BlockLocation> map(int partition, long nodeId, long blockIndex, long lease) {
-        MapRequest r = new MapRequest(nodeId, blockIndex, lease);
+        return map(partition, nodeId, blockIndex, lease, 0);
+    }
+
+    /** MAP; with {@code unreachableTag} the writer asks for the block to move off a server it cannot reach. */
+    public CompletableFuture<BlockLocation> map(int partition, long nodeId, long blockIndex, long lease,
+                                                long unreachableTag) {
+        MapRequest r = new MapRequest(nodeId, blockIndex, lease, unreachableTag);
         // A lease belongs to its connection: once that is lost, so is the lease, and a retry cannot help.
         return (lease == 0 ? callSafeToRepeat(partition, Opcode.MAP, r, MapReply::decode)
                 : call(partition, Opcode.MAP, r, MapReply::decode)).thenApply(MapReply::block);

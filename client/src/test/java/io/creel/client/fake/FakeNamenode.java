@@ -48,13 +48,21 @@ public final class FakeNamenode implements AutoCloseable {
     private final AtomicLong ids = new AtomicLong(100);
     private final AtomicLong leases = new AtomicLong(7000);
     public final AtomicInteger maps = new AtomicInteger();
+    /** Blocks moved away from a server their writer could not reach. */
+    public final AtomicInteger moves = new AtomicInteger();
     public final AtomicInteger mapsInFlight = new AtomicInteger();
     /** MAP requests that arrived while a block read was in flight at the storage. */
     public final AtomicInteger mapsDuringReads = new AtomicInteger();
     /** Block reads that started while a MAP was in flight here. */
     public final AtomicInteger readsDuringMaps = new AtomicInteger();
     public final List<String> createdPaths = new ArrayList<>();
+    /** Paths whose writer gave its lease back without publishing (COMMIT ABANDON). */
+    public final List<String> abandoned = new java.util.concurrent.CopyOnWriteArrayList<>();
     public volatile long mapDelayMillis;
+    /** If set, MAP requests that move a block are answered only once it opens. */
+    public volatile java.util.concurrent.CountDownLatch moveGate;
+    /** MAP requests that move a block, received so far. */
+    public final AtomicInteger moveRequests = new AtomicInteger();
 
     private static final class Node {
         long id;
@@ -91,6 +99,29 @@ public final class FakeNamenode implements AutoCloseable {
 
     public synchronized boolean exists(String path) {
         return paths.containsKey(path);
+    }
+
+    /**
+     * Commits a new version of KeyValue {@code path} holding {@code value} (at most one block) at
+     * once, as another client's put would; the old version's id stops resolving.
+     */
+    public synchronized void replaceValue(String path, byte[] value) {
+        Node old = find(path);
+        Node n = new Node();
+        n.id = ids.incrementAndGet();
+        n.type = NodeType.KEYVALUE;
+        n.path = old.path;
+        n.blocks.add(storage.allocate());
+        storage.put(n.blocks.get(0)[0], n.blocks.get(0)[1], 0, ByteBuffer.wrap(value));
+        n.length = value.length;
+        byId.remove(old.id);
+        byId.put(n.id, n);
+        paths.put(n.path, n);
+    }
+
+    /** The storage block number of block {@code index} of a node's data (a container's records). */
+    public synchronized long containerBlock(String path, int index) {
+        return find(path).blocks.get(index)[0];
     }
 
     /** Removes a node but leaves its directory record in place (what a client may see in a race). */
@@ -133,7 +164,20 @@ public final class FakeNamenode implements AutoCloseable {
                 mapsInFlight.decrementAndGet();
             }
         };
-        if (mapDelayMillis > 0) {
+        java.util.concurrent.CountDownLatch gate = moveGate;
+        if (req.unreachableTag() != 0) {
+            moveRequests.incrementAndGet();
+        }
+        if (req.unreachableTag() != 0 && gate != null) {
+            FakeTransportProvider.TIMER.execute(() -> {
+                try {
+                    gate.await(20, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                answer.run();
+            });
+        } else if (mapDelayMillis > 0) {
             call.channel().eventLoop().schedule(answer, mapDelayMillis, TimeUnit.MILLISECONDS);
         } else {
             answer.run();
@@ -287,6 +331,9 @@ public final class FakeNamenode implements AutoCloseable {
         if (n == null) {
             throw new CreelException(ErrorCode.NOT_FOUND, "node " + req.nodeId() + " does not exist");
         }
+        if (req.unreachableTag() != 0) {
+            return moveBlock(n, req);
+        }
         if (req.blockIndex() < n.blocks.size()) {
             return new MapReply(location(n, (int) req.blockIndex()));
         }
@@ -301,16 +348,39 @@ public final class FakeNamenode implements AutoCloseable {
         return new MapReply(location(n, (int) req.blockIndex()));
     }
 
+    private Message moveBlock(Node n, MapRequest req) {
+        if (req.lease() != n.lease || req.blockIndex() >= n.blocks.size()) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, n.path + ": bad move of block " + req.blockIndex());
+        }
+        int index = (int) req.blockIndex();
+        if (n.blocks.get(index)[1] == req.unreachableTag()) {
+            if ((long) index * storage.blockSize() < n.length) {
+                throw new CreelException(ErrorCode.UNAVAILABLE, n.path + ": block " + index + " holds published bytes");
+            }
+            n.blocks.set(index, storage.allocate());
+            moves.incrementAndGet();
+        }
+        return new MapReply(location(n, index));
+    }
+
     private Message commit(CommitRequest req) {
         Node n = byId.get(req.nodeId());
         if (n == null || n.lease == 0 || n.lease != req.lease()) {
             throw new CreelException(ErrorCode.LEASE_CONFLICT, "commit without the lease of node " + req.nodeId());
         }
+        if (req.kind() == CommitRequest.Kind.ABANDON) {
+            n.lease = 0;
+            abandoned.add(n.path);
+            if (!n.visible) {
+                byId.remove(n.id); // a dropped KeyValue version: the key keeps its old value
+            }
+            return new NodeReply(info(n));
+        }
         if (req.length() < n.length || req.length() > (long) n.blocks.size() * storage.blockSize()) {
             throw new CreelException(ErrorCode.INVALID_ARGUMENT, n.path + ": bad commit length " + req.length());
         }
         n.length = req.length();
-        if (req.close()) {
+        if (req.kind() == CommitRequest.Kind.CLOSE) {
             n.lease = 0;
             if (!n.visible) {
                 n.visible = true;

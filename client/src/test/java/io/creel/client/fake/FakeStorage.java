@@ -37,6 +37,18 @@ public final class FakeStorage {
     public volatile long delayMillis;
     public volatile ErrorCode failReads;
     public volatile ErrorCode failWrites;
+    /**
+     * Decides each write when it runs (it may block, as a slow server would): {@code true} lets it
+     * through, {@code false} fails it as if the server could not be reached.
+     */
+    public interface WriteGate {
+        boolean admit(long block, int offset) throws InterruptedException;
+    }
+
+    /** Consulted by every write, if set. */
+    public volatile WriteGate writeGate;
+    /** Blocks whose writes fail as if their server could not be reached (UNAVAILABLE). */
+    public final java.util.Set<Long> unreachable = ConcurrentHashMap.newKeySet();
     /** Called when a read starts (for overlap probes). */
     public volatile Runnable onReadStart = () -> { };
 
@@ -93,6 +105,18 @@ public final class FakeStorage {
     void write(long block, long tag, int offset, ByteBuffer src) {
         if (failWrites != null) {
             throw new CreelException(failWrites, "injected write failure on fake block " + block);
+        }
+        WriteGate gate = writeGate;
+        try {
+            if (gate != null && !gate.admit(block, offset)) {
+                throw new io.creel.storage.spi.ServerNotServing("fake block " + block + "'s server cannot be reached");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CreelException(ErrorCode.INTERNAL, "interrupted at the write gate");
+        }
+        if (unreachable.contains(block)) {
+            throw new io.creel.storage.spi.ServerNotServing("fake block " + block + "'s server cannot be reached");
         }
         writes.add(new Write(block, offset, src.remaining()));
         put(block, tag, offset, src);

@@ -44,8 +44,11 @@ class MessageCodecTest {
         roundTrip(new MoveRequest("/x", "/y"), MoveRequest::decode);
         roundTrip(new NodeReply(NODE), NodeReply::decode);
         roundTrip(new MapRequest(42, 5, 77), MapRequest::decode);
+        roundTrip(new MapRequest(42, 5, 77, 1L << 52), MapRequest::decode);
         roundTrip(new MapReply(BLOCK), MapReply::decode);
-        roundTrip(new CommitRequest(42, 77, 4096, true), CommitRequest::decode);
+        roundTrip(CommitRequest.sync(42, 77, 4096), CommitRequest::decode);
+        roundTrip(CommitRequest.close(42, 77, 4096), CommitRequest::decode);
+        roundTrip(CommitRequest.abandon(42, 77), CommitRequest::decode);
         roundTrip(new RegisterRequest(SERVER.withServerId(0)), RegisterRequest::decode);
         roundTrip(new RegisterReply(7, 0x55aa), RegisterReply::decode);
         roundTrip(new RegionGrantRequest(9, 3), RegionGrantRequest::decode);
@@ -76,14 +79,23 @@ class MessageCodecTest {
     @Test
     void hostileFieldsAreRejected() {
         ByteBuf negativeLength = Unpooled.buffer();
-        new CommitRequest(1, 1, 0, false).encode(negativeLength);
+        CommitRequest.sync(1, 1, 0).encode(negativeLength);
         negativeLength.setLong(16, -5);
         assertThrows(ProtocolException.class, () -> CommitRequest.decode(negativeLength));
+
+        ByteBuf unknownKind = Unpooled.buffer();
+        CommitRequest.close(1, 1, 0).encode(unknownKind);
+        unknownKind.setByte(24, 3);
+        assertThrows(ProtocolException.class, () -> CommitRequest.decode(unknownKind));
 
         ByteBuf badType = Unpooled.buffer();
         new CreateRequest("/a", NodeType.FILE, "", "", false).encode(badType);
         badType.setByte(2 + 2, 99); // after the 2-byte length and "/a"
         assertThrows(ProtocolException.class, () -> CreateRequest.decode(badType));
+
+        ByteBuf moveWithoutLease = Unpooled.buffer();
+        new MapRequest(1, 0, 0, 99).encode(moveWithoutLease);
+        assertThrows(ProtocolException.class, () -> MapRequest.decode(moveWithoutLease));
 
         ByteBuf trailing = Unpooled.buffer();
         new RemoveRequest("/a", false).encode(trailing);

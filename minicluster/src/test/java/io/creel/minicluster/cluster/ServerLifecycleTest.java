@@ -20,6 +20,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Storage servers leave: drained on request, or dead; what that means for readers, fsck and report. */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
@@ -53,15 +55,16 @@ class ServerLifecycleTest {
         }
     }
 
-    @Test
-    void blocksOnADeadServerFailFastNamingTheNodeAndTheServerAndFsckListsThem() throws Exception {
+    @ParameterizedTest(name = "local access {0}")
+    @ValueSource(booleans = {true, false})
+    void blocksOnADeadServerFailFastNamingTheNodeAndTheServerAndFsckListsThem(boolean localAccess) throws Exception {
         try (Clusters.Running running = Clusters.start(b -> b.servers(2, 0).dram(16L * MIB)
                 .set("creel.storage.region.size", "4m").set("creel.namenode.server.timeout", "1s")
                 .set("creel.storage.heartbeat.interval", "100ms").set("creel.client.request.timeout", "5s")
                 .set("creel.client.connect.timeout", "2s"));
-             // A remote client's view: over TCP (a same-host client may still read a dead server's mapped memory).
+             // Over TCP, or mapping the servers' files: a reader gets the same answer either way.
              CreelClient client = CreelClient.connect(running.cluster.clientConf()
-                     .with(io.creel.storage.local.LocalTierKeys.LOCAL_ACCESS, "false"))) {
+                     .with(io.creel.storage.local.LocalTierKeys.LOCAL_ACCESS, Boolean.toString(localAccess)))) {
             writeFile(client, "/spread", 6);
             StorageServerRuntime victim = running.cluster.storageServers().get(1);
             String address = victim.info().address();
@@ -89,6 +92,7 @@ class ServerLifecycleTest {
             CompletionException e = assertThrows(CompletionException.class, () -> node.reader().read(all).join());
             long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             CreelException ce = CreelException.unwrap(e);
+            assertEquals(ErrorCode.UNAVAILABLE, ce.code(), ce.toString());
             assertTrue(ce.getMessage().contains("/spread"), "names the node: " + ce);
             assertTrue(ce.getMessage().contains(address), "names the server: " + ce);
             assertTrue(millis < 5000, "fails fast, took " + millis + " ms");

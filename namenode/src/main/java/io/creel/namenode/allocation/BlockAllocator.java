@@ -10,11 +10,12 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
  * Hands out blocks of live storage servers: storage classes in configured order (a class with no
- * free block anywhere spills into the next), round-robin over a class's servers, servers matching a
+ * block free now spills into the next), round-robin over a class's servers, servers matching a
  * location preference first. Freed blocks wait {@code reuseDelay} before they can be handed out
  * again, so readers holding an old location finish (and the block's next tag makes them fail
  * rather than read foreign bytes). Thread-safe.
@@ -88,13 +89,26 @@ public final class BlockAllocator {
     }
 
     /**
-     * Allocates one block: from {@code storageClass} or, when it has no free block on any live server,
-     * from the classes after it in order. {@code locationClass} (a host name or host id, or "")
-     * prefers matching servers within a class.
+     * Allocates one block: from the first class, from {@code storageClass} on in the class order,
+     * that has a block free now. A class with nothing free now (its granted blocks all used or
+     * waiting out the reuse delay) is full for this allocation, which spills into the next class
+     * rather than wait; the servers of the classes passed over are asked for more regions in the
+     * background, so later allocations go back to the preferred class. {@code locationClass} (a host
+     * name or host id, or "") prefers matching servers within a class.
      *
+     * @throws RegionShortage when no class has a block free now but one may still get a region
+     *                        (the caller asks for it and tries again)
      * @throws CreelException OUT_OF_SPACE when no class from {@code storageClass} on has a free block
      */
     public synchronized AllocatedBlock allocate(String storageClass, String locationClass) {
+        return allocate(storageClass, locationClass, Set.of());
+    }
+
+    /**
+     * {@link #allocate(String, String)} on servers other than {@code avoid} (server ids): a writer
+     * that could not reach those servers asks for its block elsewhere.
+     */
+    public synchronized AllocatedBlock allocate(String storageClass, String locationClass, Set<Integer> avoid) {
         releaseDue();
         int start = classes.indexOf(storageClass);
         if (start < 0) {
@@ -103,23 +117,44 @@ public final class BlockAllocator {
         long now = clock.getAsLong();
         for (int c = start; c < classes.size(); c++) {
             String cls = classes.get(c);
-            StorageServerInfo server = choose(cls, locationClass);
+            StorageServerInfo server = choose(cls, locationClass, avoid);
             if (server != null) {
                 long number = blocksOf(server).take();
                 lastChosen.put(cls, server.serverId());
+                for (int skipped = start; skipped < c; skipped++) {
+                    if (mayGrow(classes.get(skipped), now)) {
+                        lowOnBlocks.accept(classes.get(skipped));
+                    }
+                }
                 if (runningLow(cls)) {
                     lowOnBlocks.accept(cls);
                 }
                 return new AllocatedBlock(server, number, ++lastTag);
             }
-            if (mayGrow(cls, now)) {
-                // The class is not full cluster-wide until its servers say they have no region left.
-                throw new RegionShortage(cls);
+        }
+        for (int c = start; c < classes.size(); c++) {
+            if (mayGrowAvoiding(classes.get(c), now, avoid)) {
+                // Nothing is free now, but a server of this class may still grant a region.
+                throw new RegionShortage(classes.get(c));
             }
         }
-        throw new CreelException(ErrorCode.OUT_OF_SPACE, "no free block in storage class"
-                + (start == classes.size() - 1 ? " " + storageClass : "es " + String.join(", ",
-                classes.subList(start, classes.size()))) + " on any live storage server");
+        throw outOfSpace(start, avoid);
+    }
+
+    /** The error of an allocation that found no block: which classes, and what waits out the reuse delay. */
+    private CreelException outOfSpace(int start, Set<Integer> avoid) {
+        long pending = 0;
+        for (String cls : classes.subList(start, classes.size())) {
+            for (StorageServerInfo s : registry.liveServers(cls)) {
+                pending += blocksOf(s).pending();
+            }
+        }
+        return new CreelException(ErrorCode.OUT_OF_SPACE, "no free block in storage class"
+                + (start == classes.size() - 1 ? " " + classes.get(start) : "es " + String.join(", ",
+                classes.subList(start, classes.size()))) + " on any live storage server"
+                + (avoid.isEmpty() ? "" : " other than the " + avoid.size() + " this writer could not reach")
+                + (pending == 0 ? "" : " (" + pending + " freed blocks are waiting out the reuse delay of "
+                + reuseDelayMillis + " ms)"));
     }
 
     /** Where to send the shortage signal of {@link #allocate} ahead of time (called under the allocator's lock). */
@@ -129,8 +164,12 @@ public final class BlockAllocator {
 
     /** Whether some live server of {@code cls} may still grant this namenode a region. */
     public synchronized boolean mayGrow(String cls, long now) {
+        return mayGrowAvoiding(cls, now, Set.of());
+    }
+
+    private boolean mayGrowAvoiding(String cls, long now, Set<Integer> avoid) {
         for (StorageServerInfo s : registry.liveServers(cls)) {
-            if (mayGrow(blocksOf(s), now)) {
+            if (!avoid.contains(s.serverId()) && mayGrow(blocksOf(s), now)) {
                 return true;
             }
         }
@@ -225,10 +264,10 @@ public final class BlockAllocator {
         return out;
     }
 
-    private StorageServerInfo choose(String cls, String locationClass) {
+    private StorageServerInfo choose(String cls, String locationClass, Set<Integer> avoid) {
         List<StorageServerInfo> candidates = new ArrayList<>();
         for (StorageServerInfo s : registry.liveServers(cls)) {
-            if (blocksOf(s).hasFree()) {
+            if (blocksOf(s).hasFree() && !avoid.contains(s.serverId())) {
                 candidates.add(s);
             }
         }

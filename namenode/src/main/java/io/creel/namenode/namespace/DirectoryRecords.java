@@ -52,9 +52,14 @@ final class DirectoryRecords {
         container.slots.untake(slot);
     }
 
-    /** Writes {@code child}'s record into its slot of {@code container}. */
+    /**
+     * Writes {@code child}'s record into its slot of {@code container}; the container's readable
+     * length covers the slot once the write has completed (before the returned future completes).
+     */
     CompletableFuture<Void> write(Node container, Node child) {
-        return writeSlot(container, child.slot, new DirectoryRecord(child.type, child.id, child.name).toBuffer());
+        int slot = child.slot;
+        return writeSlot(container, slot, new DirectoryRecord(child.type, child.id, child.name).toBuffer())
+                .thenRun(() -> container.recordWritten(slot));
     }
 
     /** Clears {@code child}'s record and frees its slot (reusable after the delay); the child keeps no slot. */

@@ -22,6 +22,7 @@ final class Leases {
         } while (lease == 0);
         n.lease = lease;
         n.leaseOwner = owner;
+        n.unreachable = java.util.Set.of(); // a new writer may reach what the last one could not
         byOwner.computeIfAbsent(owner, o -> new HashSet<>()).add(n);
     }
 

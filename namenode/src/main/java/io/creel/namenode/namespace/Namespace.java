@@ -15,7 +15,9 @@ import io.creel.namenode.records.RecordStore;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
@@ -148,6 +150,10 @@ public final class Namespace {
         try {
             written = addRecord(parent, n);
         } catch (CreelException e) {
+            // Nobody ever saw this node: its first block goes back at once, not through the reuse
+            // delay (a shortage is retried, and each try would otherwise leave a block pending).
+            allocator.freeUnpublished(n.blocks);
+            n.blocks.clear();
             detach(n);
             retire(n);
             throw e;
@@ -346,6 +352,18 @@ public final class Namespace {
      * the next block is allocated if {@code index} is one past the last.
      */
     public synchronized BlockLocation map(long nodeId, long index, long lease) {
+        return map(nodeId, index, lease, 0);
+    }
+
+    /**
+     * {@link #map(long, long, long)}; with {@code unreachableTag} (non-zero, with the lease) the
+     * writer could not reach the server of block {@code index} as allocated under that tag, and the
+     * block is allocated again on another server — unless some of it was published (then those
+     * bytes are on that server and nothing can move them). That server is avoided for the rest of
+     * the lease. If the block is no longer the one with that tag, it moved already: its current
+     * location is returned.
+     */
+    public synchronized BlockLocation map(long nodeId, long index, long lease, long unreachableTag) {
         reuse.runDue();
         Node n = nodes.get(nodeId);
         if (n == null) {
@@ -370,6 +388,9 @@ public final class Namespace {
             throw new CreelException(ErrorCode.LEASE_CONFLICT, n.path() + ": the lease given is not this "
                     + n.type.displayName() + "'s write lease; only the lease holder may allocate blocks");
         }
+        if (unreachableTag != 0) {
+            return moveUnreachable(n, index, unreachableTag);
+        }
         if (index < n.blocks.size()) {
             return n.blocks.get((int) index).at(n.id, index);
         }
@@ -381,6 +402,32 @@ public final class Namespace {
         n.blocks.add(b);
         // A MAP need not wait for its record: the COMMIT that publishes data in this block waits for it.
         log.block(n.id, (int) index, b);
+        return b.at(n.id, index);
+    }
+
+    private BlockLocation moveUnreachable(Node n, long index, long unreachableTag) {
+        if (index >= n.blocks.size()) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, n.path() + ": block " + index
+                    + " cannot move, it was never allocated (the node has " + n.blocks.size() + ")");
+        }
+        AllocatedBlock old = n.blocks.get((int) index);
+        if (old.tag() != unreachableTag) {
+            return old.at(n.id, index); // moved already, for another piece of the same block
+        }
+        if (index * blockSize < n.length) {
+            throw new CreelException(ErrorCode.UNAVAILABLE, n.path() + ": block " + index + " holds published bytes "
+                    + "on storage server " + old.server().address() + ", which the writer cannot reach; it cannot move");
+        }
+        Set<Integer> avoid = new HashSet<>(n.unreachable);
+        avoid.add(old.server().serverId());
+        AllocatedBlock b = allocator.allocate(NodeTable.storageClassOf(n, allocator.defaultClass()),
+                NodeTable.locationOf(n), avoid); // throws before anything changed
+        n.unreachable = Set.copyOf(avoid);
+        n.blocks.set((int) index, b);
+        allocator.retire(List.of(old));
+        log.block(n.id, (int) index, b);
+        LOG.info("{}: block {} moved from storage server {}, which its writer cannot reach, to {}", n.path(), index,
+                old.server().address(), b.server().address());
         return b.at(n.id, index);
     }
 
@@ -498,18 +545,54 @@ public final class Namespace {
     // ------------------------------------------------------------------ connections and time
 
     /**
+     * Ends a writer's lease without publishing anything more: a File keeps its committed length
+     * (blocks beyond it are freed), an uncommitted KeyValue version is dropped (its key keeps its
+     * value). A writer that failed ends this way, so the node can be written again at once.
+     */
+    public CompletableFuture<NodeInfo> abandon(long nodeId, long lease) {
+        try {
+            NodeInfo info;
+            long logged;
+            synchronized (this) {
+                reuse.runDue();
+                Node n = nodes.get(nodeId);
+                if (n == null || n.state == Node.State.RETIRED) {
+                    throw new CreelException(ErrorCode.NOT_FOUND, "node " + nodeId
+                            + " does not exist (removed or replaced)");
+                }
+                if (lease == 0 || n.lease != lease) {
+                    throw new CreelException(ErrorCode.LEASE_CONFLICT, n.path() + ": the lease given is not this "
+                            + n.type.displayName() + "'s write lease; only the lease holder may give it back");
+                }
+                leases.release(n);
+                info = n.info();
+                leaseEnded(n);
+                logged = log.position();
+            }
+            return log.durable(CompletableFuture.completedFuture(info), logged);
+        } catch (CreelException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
      * A connection closed: its leases are released. Open Files keep their committed length (blocks
      * beyond it are freed); uncommitted KeyValue versions are dropped.
      */
     public synchronized void connectionClosed(Object owner) {
         for (Node n : leases.endAll(owner)) {
-            if (n.state == Node.State.PENDING) {
-                n.parent.pendingVersions.remove(n);
-                retire(n);
-                log.removed(n.id);
-            } else if (n.state == Node.State.LIVE) {
-                trim(n);
-            }
+            leaseEnded(n);
+        }
+    }
+
+    /** What follows a lease that ended without a close: trim a File, drop an uncommitted version. */
+    private void leaseEnded(Node n) {
+        if (n.state == Node.State.PENDING) {
+            n.parent.pendingVersions.remove(n);
+            retire(n);
+            log.removed(n.id);
+        } else if (n.state == Node.State.LIVE) {
+            trim(n);
         }
     }
 
@@ -550,7 +633,8 @@ public final class Namespace {
     // ------------------------------------------------------------------ helpers
 
     private AllocatedBlock allocate(Node n) {
-        return allocator.allocate(NodeTable.storageClassOf(n, allocator.defaultClass()), NodeTable.locationOf(n));
+        return allocator.allocate(NodeTable.storageClassOf(n, allocator.defaultClass()), NodeTable.locationOf(n),
+                n.unreachable);
     }
 
     /**

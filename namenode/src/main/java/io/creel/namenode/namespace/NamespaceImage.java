@@ -123,11 +123,14 @@ public final class NamespaceImage {
 
         public void block(long nodeId, int index, AllocatedBlock block) {
             Node n = node(nodeId);
-            if (index != n.blocks.size()) {
+            if (index < n.blocks.size()) {
+                n.blocks.set(index, block); // moved away from a server its writer could not reach
+            } else if (index == n.blocks.size()) {
+                n.blocks.add(block);
+            } else {
                 throw new IllegalStateException("block " + index + " of node " + nodeId + " follows "
                         + n.blocks.size() + " blocks");
             }
-            n.blocks.add(block);
         }
 
         public void trimmed(long nodeId, int keep) {
@@ -226,6 +229,7 @@ public final class NamespaceImage {
                     for (Node c : n.children.values()) {
                         if (n.slots != null && c.slot >= 0) {
                             n.slots.restoreUsed(c.slot);
+                            n.recordWritten(c.slot); // logged records were written before they were acknowledged
                         }
                         todo.push(c);
                     }

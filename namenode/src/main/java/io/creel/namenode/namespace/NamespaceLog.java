@@ -61,7 +61,10 @@ public interface NamespaceLog {
     void created(long id, NodeType type, String name, long parentId, String storageClass, String locationClass,
                  boolean enumerable, boolean pending, int slot, long modified);
 
-    /** Block {@code index} (one past the node's last) was allocated to the node. */
+    /**
+     * Block {@code index} was allocated to the node: one past its last, or in place of the block at
+     * that index, which its writer could not reach.
+     */
     void block(long nodeId, int index, AllocatedBlock block);
 
     /** The node now keeps only its first {@code keep} blocks. */

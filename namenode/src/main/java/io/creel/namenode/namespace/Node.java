@@ -39,10 +39,23 @@ final class Node {
     final Set<Node> pendingVersions;
     /** Record slots of the children (enumerable containers only). */
     final SlotTable slots;
+    /**
+     * Bytes of this container's records that are safe to read: the end of the highest record whose
+     * write has completed. A block of records exists on its server only once a record write has
+     * claimed it there, so a slot being written is left out of the length until its write is done;
+     * otherwise a listing could reach a block the server does not yet hold for this container.
+     * Written when record writes complete, outside the namespace lock.
+     */
+    final java.util.concurrent.atomic.AtomicLong recordsWritten = new java.util.concurrent.atomic.AtomicLong();
     /** This node's slot in its parent's records, or -1. */
     int slot = -1;
     long lease;
     Object leaseOwner;
+    /**
+     * Servers the current lease holder could not reach (ids): its blocks go elsewhere. Not logged;
+     * usually empty, so shared until something is added.
+     */
+    Set<Integer> unreachable = Set.of();
     State state;
 
     Node(long id, NodeType type, String name, Node parent, String storageClass, String locationClass,
@@ -61,12 +74,21 @@ final class Node {
         this.slots = type.isContainer() && enumerable ? new SlotTable() : null;
     }
 
-    /** Readable bytes: the committed length, or for a container the size of its record array. */
+    /**
+     * Readable bytes: the committed length, or for a container its record array up to the highest
+     * slot in use, but not beyond the records written so far.
+     */
     long visibleLength() {
         if (type.isContainer()) {
-            return slots == null ? 0 : (long) (slots.highestUsed() + 1) * io.creel.common.namespace.DirectoryRecord.SIZE;
+            return slots == null ? 0 : Math.min((long) (slots.highestUsed() + 1)
+                    * io.creel.common.namespace.DirectoryRecord.SIZE, recordsWritten.get());
         }
         return length;
+    }
+
+    /** Record {@code slot} of this container has been written. */
+    void recordWritten(int slot) {
+        recordsWritten.accumulateAndGet((long) (slot + 1) * io.creel.common.namespace.DirectoryRecord.SIZE, Math::max);
     }
 
     NodeInfo info() {

@@ -50,8 +50,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class NamenodeService implements RequestHandler {
     private static final Logger LOG = LoggerFactory.getLogger(NamenodeService.class);
-    /** A class order of a few classes needs at most one region request per class, plus one. */
-    private static final int REGION_ATTEMPTS = 6;
+    /**
+     * Region requests in a row that brought nothing before a shortage is given up: each marks its
+     * class full for a moment, so a class order of a few classes needs about one per class.
+     */
+    private static final int FRUITLESS_REGION_ATTEMPTS = 6;
+    /** Attempts in all: under contention, other operations may take each granted region first. */
+    private static final int MAX_ATTEMPTS = 64;
 
     private final Namespace namespace;
     private final ServerRegistry registry;
@@ -93,8 +98,11 @@ public final class NamenodeService implements RequestHandler {
             }
             case COMMIT -> {
                 CommitRequest r = CommitRequest.decode(call.body());
-                replyWhenDone(call, withRegions(() -> namespace.commit(r.nodeId(), r.lease(), r.length(), r.close()))
-                        .thenApply(NodeReply::new));
+                CompletableFuture<io.creel.common.protocol.NodeInfo> done = r.kind() == CommitRequest.Kind.ABANDON
+                        ? namespace.abandon(r.nodeId(), r.lease())
+                        : withRegions(() -> namespace.commit(r.nodeId(), r.lease(), r.length(),
+                                r.kind() == CommitRequest.Kind.CLOSE));
+                replyWhenDone(call, done.thenApply(NodeReply::new));
             }
             case REGISTER -> {
                 RegisterRequest r = RegisterRequest.decode(call.body());
@@ -129,7 +137,7 @@ public final class NamenodeService implements RequestHandler {
 
     private CompletableFuture<MapReply> map(MapRequest r) {
         try {
-            BlockLocation b = namespace.map(r.nodeId(), r.blockIndex(), r.lease());
+            BlockLocation b = namespace.map(r.nodeId(), r.blockIndex(), r.lease(), r.unreachableTag());
             if (r.lease() == 0 && !registry.isLive(b.server().serverId())) {
                 ServerRegistry.ServerView v = registry.view(b.server().serverId());
                 String path = namespace.pathOf(r.nodeId());
@@ -148,10 +156,10 @@ public final class NamenodeService implements RequestHandler {
      * class for a region and runs it again (the operations change nothing when they fail that way).
      */
     private <T> CompletableFuture<T> withRegions(Supplier<CompletableFuture<T>> op) {
-        return attempt(op, REGION_ATTEMPTS);
+        return attempt(op, 0, 1);
     }
 
-    private <T> CompletableFuture<T> attempt(Supplier<CompletableFuture<T>> op, int attemptsLeft) {
+    private <T> CompletableFuture<T> attempt(Supplier<CompletableFuture<T>> op, int fruitless, int attempt) {
         CompletableFuture<T> first;
         try {
             first = op.get();
@@ -163,10 +171,12 @@ public final class NamenodeService implements RequestHandler {
                 return CompletableFuture.completedFuture(v);
             }
             CreelException e = CreelException.unwrap(err);
-            if (!(e instanceof RegionShortage shortage) || attemptsLeft <= 1) {
+            if (!(e instanceof RegionShortage shortage) || fruitless >= FRUITLESS_REGION_ATTEMPTS
+                    || attempt >= MAX_ATTEMPTS) {
                 return CompletableFuture.<T>failedFuture(e);
             }
-            return regions.acquire(shortage.storageClass()).thenCompose(granted -> attempt(op, attemptsLeft - 1));
+            return regions.acquire(shortage.storageClass())
+                    .thenCompose(granted -> attempt(op, granted ? 0 : fruitless + 1, attempt + 1));
         }).thenCompose(f -> f);
     }
 

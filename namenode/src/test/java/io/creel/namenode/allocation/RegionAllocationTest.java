@@ -54,6 +54,46 @@ class RegionAllocationTest {
     }
 
     @Test
+    void aClassWhoseBlocksAllWaitOutTheReuseDelaySpillsAtOnceAndAsksForMoreInTheBackground() {
+        StorageServerInfo dram = add("dram", 1, 8);
+        StorageServerInfo disk = add("disk", 2, 8);
+        allocator.granted(dram, 4, List.of(new Grant(0, 0)), false); // region 1 may still be had, for all we know
+        allocator.granted(disk, 4, List.of(new Grant(0, 0)), false);
+        List<AllocatedBlock> all = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            all.add(allocator.allocate("dram", ""));
+        }
+        allocator.retire(all);
+        lowSignals.clear();
+        assertEquals(new BlockAllocator.Counts(0, 4, 4, 1), allocator.counts(dram), "all of DRAM's granted blocks pending");
+
+        AllocatedBlock b = allocator.allocate("dram", "");
+        assertEquals("disk", b.server().storageClass(), "nothing in DRAM is free now: this allocation spills");
+        assertEquals(List.of("dram"), lowSignals, "DRAM's servers are asked for a region in the background");
+
+        allocator.granted(dram, 4, List.of(new Grant(1, 0)), false);
+        assertEquals("dram", allocator.allocate("dram", "").server().storageClass(), "DRAM again once it has blocks");
+    }
+
+    @Test
+    void withNothingFreeAnywhereTheFirstClassThatMayGrowIsAskedAndThenOutOfSpaceSaysWhatIsPending() {
+        StorageServerInfo dram = add("dram", 1, 4);
+        allocator.granted(dram, 4, List.of(new Grant(0, 0)), true);
+        List<AllocatedBlock> all = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            all.add(allocator.allocate("dram", ""));
+        }
+        allocator.retire(all.subList(0, 3));
+        StorageServerInfo disk = add("disk", 2, 4);
+        RegionShortage shortage = assertThrows(RegionShortage.class, () -> allocator.allocate("dram", ""));
+        assertEquals("disk", shortage.storageClass(), "DRAM cannot grow; disk can");
+        allocator.granted(disk, 4, List.of(), true);
+        var e = Expect.error(ErrorCode.OUT_OF_SPACE, () -> allocator.allocate("dram", ""), "dram, disk",
+                "3 freed blocks are waiting out the reuse delay of 100 ms");
+        assertTrue(!(e instanceof RegionShortage), e.toString());
+    }
+
+    @Test
     void aFullServerIsAskedAgainOnlyAfterAPause() {
         StorageServerInfo s = add("dram", 1, 8);
         allocator.granted(s, 4, List.of(), true);

@@ -71,6 +71,21 @@ class FileSemanticsTest {
     }
 
     @Test
+    void anAbandonedWriterKeepsWhatItPublishedAndGivesTheLeaseBack() {
+        OpenReply w = f.create("/f", NodeType.FILE);
+        long id = w.node().id();
+        ns.map(id, 1, w.lease());
+        f.commit(w, 100, false);
+        Expect.error(ErrorCode.LEASE_CONFLICT, () -> ns.abandon(id, w.lease() + 1), "give it back");
+        var abandoned = Expect.done(ns.abandon(id, w.lease()));
+        assertFalse(abandoned.writing());
+        assertEquals(100, abandoned.length(), "nothing more is published");
+        Expect.error(ErrorCode.NOT_FOUND, () -> ns.map(id, 1, 0), "no block at index 1");
+        Expect.error(ErrorCode.LEASE_CONFLICT, () -> ns.commit(id, w.lease(), 200, true));
+        assertEquals(100, ns.lookup("/f", true, OTHER_CONN).node().length(), "the next writer may open it at once");
+    }
+
+    @Test
     void onlyTheLeaseHolderMapsWithAllocationOrCommits() {
         OpenReply w = f.create("/f", NodeType.FILE);
         Expect.error(ErrorCode.LEASE_CONFLICT, () -> ns.map(w.node().id(), 1, w.lease() + 1), "lease");

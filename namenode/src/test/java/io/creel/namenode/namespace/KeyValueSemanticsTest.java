@@ -93,6 +93,23 @@ class KeyValueSemanticsTest {
     }
 
     @Test
+    void anAbandonedVersionIsDroppedAndTheKeyKeepsItsValue() {
+        OpenReply v1 = put(CONN);
+        f.commit(v1, 7, true);
+        OpenReply v2 = put(CONN);
+        Expect.done(ns.abandon(v2.node().id(), v2.lease()));
+        assertEquals(v1.node().id(), f.lookup("/t/k").node().id());
+        assertEquals(7, f.lookup("/t/k").node().length());
+        Expect.error(ErrorCode.NOT_FOUND, () -> ns.commit(v2.node().id(), v2.lease(), 1, true));
+        Expect.error(ErrorCode.NOT_FOUND, () -> ns.abandon(v2.node().id(), v2.lease()));
+
+        OpenReply first = Expect.done(ns.create(new CreateRequest("/t/new", NodeType.KEYVALUE, "", "", true), CONN));
+        Expect.done(ns.abandon(first.node().id(), first.lease()));
+        Expect.error(ErrorCode.NOT_FOUND, () -> f.lookup("/t/new"), "/t/new");
+        assertEquals(java.util.List.of("k"), f.names("/t"), "an abandoned first value leaves no record");
+    }
+
+    @Test
     void aCommitAfterItsTableWasRemovedFails() {
         OpenReply v = put(CONN);
         Expect.done(ns.remove("/t", true));

@@ -66,6 +66,27 @@ class RecordOrderingTest {
     }
 
     @Test
+    void aSlotCountsInTheContainersLengthOnlyOnceItsRecordIsWritten() {
+        int perBlock = 4096 / DirectoryRecord.SIZE;
+        for (int i = 0; i < perBlock; i++) {
+            ns.create(new CreateRequest("/c" + i, NodeType.DIRECTORY, "", "", true), "c");
+            store.get(i).done().complete(null);
+        }
+        assertEquals(4096, ns.lookup("/", false, "c").node().length(), "the first block of records is full");
+
+        // The next record starts a new block: until its write has reached that block, the server
+        // holds nothing of this container there, so a listing must not be sent to it.
+        CompletableFuture<OpenReply> next = ns.create(new CreateRequest("/c" + perBlock, NodeType.DIRECTORY, "", "",
+                true), "c");
+        assertFalse(next.isDone());
+        assertEquals(4096, ns.lookup("/", false, "c").node().length(), "the slot being written is not readable yet");
+        store.get(perBlock).done().complete(null);
+        assertTrue(next.isDone());
+        assertEquals(4096 + DirectoryRecord.SIZE, ns.lookup("/", false, "c").node().length(),
+                "once the create has returned, a listing reaches its record");
+    }
+
+    @Test
     void aReusedSlotIsWrittenOnlyAfterItsClearingWriteFinished() {
         ns.create(new CreateRequest("/a", NodeType.DIRECTORY, "", "", true), "c");
         store.get(0).done().complete(null);

@@ -233,6 +233,24 @@ class NamespaceLogTest {
     }
 
     @Test
+    void aBlockMovedAwayFromAnUnreachableServerIsRestoredWhereItMovedTo() {
+        String before;
+        try (Run r = new Run()) {
+            OpenReply w = r.create("/moved", NodeType.FILE);
+            long id = w.node().id();
+            BlockLocation b1 = r.ns.map(id, 1, w.lease());
+            BlockLocation moved = r.ns.map(id, 1, w.lease(), b1.tag());
+            assertTrue(moved.server().serverId() != b1.server().serverId());
+            Expect.done(r.ns.commit(id, w.lease(), BLOCK + 5, true));
+            before = r.image();
+            assertTrue(before.contains("/" + moved.blockNumber() + "@" + moved.tag() + "]"), before);
+        }
+        try (Run r = new Run()) {
+            assertEquals(before, r.image());
+        }
+    }
+
+    @Test
     void restoredBlocksStayUsedAndNewTagsAreLarger() {
         Set<String> oldBlocks = new HashSet<>();
         long oldMaxTag = 0;

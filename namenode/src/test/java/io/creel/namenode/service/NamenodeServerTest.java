@@ -121,7 +121,7 @@ class NamenodeServerTest {
         long id = created.node().id();
         MapReply second = Expect.done(c.call(Opcode.MAP, new MapRequest(id, 1, created.lease()), MapReply::decode));
         assertEquals(1, second.block().blockIndex());
-        NodeReply committed = Expect.done(c.call(Opcode.COMMIT, new CommitRequest(id, created.lease(), 5000, true),
+        NodeReply committed = Expect.done(c.call(Opcode.COMMIT, CommitRequest.close(id, created.lease(), 5000),
                 NodeReply::decode));
         assertEquals(5000, committed.node().length());
         OpenReply looked = Expect.done(c.call(Opcode.LOOKUP, new LookupRequest("/f", false), OpenReply::decode));

@@ -9,9 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.creel.common.conf.CreelConf;
+import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.protocol.StorageServerInfo;
 import io.creel.storage.local.transport.LocalFileTransportProvider;
@@ -19,6 +21,7 @@ import io.creel.storage.local.transport.MappedTransportProvider;
 import io.creel.storage.local.transport.SameHostFiles;
 import io.creel.storage.spi.BlockTransport;
 import io.creel.storage.spi.BlockTransportProvider;
+import io.creel.storage.spi.ServerNotServing;
 import io.creel.storage.spi.TransportContext;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -100,6 +103,41 @@ class LocalTransportsTest {
             assertNull(new MappedTransportProvider().open(s.info(), s.transportContext), "mapped is for dram");
             assertNull(new LocalFileTransportProvider().open(withToken(s.info(), s.info().localToken() ^ 1),
                     s.transportContext), "token mismatch");
+        }
+    }
+
+    @Test
+    void aStoppedDramServerFailsMappedTransfersTheWayItFailsTcpOnes() {
+        try (TestServer s = TestServer.start("dram", dir);
+             BlockTransport mapped = s.transport("mapped");
+             BlockTransport tcp = s.transport("tcp")) {
+            byte[] a = pattern(1000, 3);
+            write(mapped, s.at(2, 5), 0, a);
+            assertArrayEquals(a, read(mapped, s.at(2, 5), 0, a.length));
+            s.service.close(); // the file stays mapped in this process, the bytes are still there
+
+            ErrorCode overTcp = failureCode(() -> read(tcp, s.at(2, 5), 0, 10));
+            assertEquals(ErrorCode.UNAVAILABLE, overTcp);
+            CreelException mappedRead = assertThrows(CreelException.class, () -> read(mapped, s.at(2, 5), 0, 10));
+            assertEquals(overTcp, mappedRead.code(), "the same answer as a remote reader: " + mappedRead);
+            assertTrue(mappedRead.getMessage().contains(s.info().address()) && mappedRead.getMessage().contains("stopped"),
+                    mappedRead.getMessage());
+            assertTrue(mappedRead instanceof ServerNotServing, "not the transport's fault: no other is tried");
+            assertEquals(ErrorCode.UNAVAILABLE, failureCode(() -> write(mapped, s.at(2, 5), 0, new byte[3])),
+                    "nor may a same-host writer put bytes into a stopped server's memory");
+        }
+    }
+
+    @Test
+    void aStoppedDiskServerFailsLocalFileReadsTheWayItFailsTcpOnes() {
+        try (TestServer s = TestServer.start("disk", dir);
+             BlockTransport local = s.transport("local-file");
+             BlockTransport tcp = s.transport("tcp")) {
+            write(tcp, s.at(1, 9), 0, pattern(100, 4));
+            assertArrayEquals(pattern(100, 4), read(local, s.at(1, 9), 0, 100));
+            s.service.close();
+            assertEquals(ErrorCode.UNAVAILABLE, failureCode(() -> read(tcp, s.at(1, 9), 0, 10)));
+            assertEquals(ErrorCode.UNAVAILABLE, failureCode(() -> read(local, s.at(1, 9), 0, 10)));
         }
     }
 

@@ -14,7 +14,8 @@ import java.nio.ByteOrder;
  * the block for its tag before writing (tags only grow, so a writer with an old tag is refused);
  * a reader {@link #matches checks} the tag before and after copying bytes. A location that outlived
  * its allocation therefore fails with {@link ErrorCode#STALE_BLOCK} instead of yielding another
- * node's bytes. The server and same-host clients use the same table.
+ * node's bytes, and so does a read of a block its allocation has not written yet (the server learns
+ * a tag from the first write under it). The server and same-host clients use the same table.
  */
 public final class BlockTags {
     private static final VarHandle LONGS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
@@ -86,9 +87,20 @@ public final class BlockTags {
         }
     }
 
+    /**
+     * The error for a location whose tag is not the block's. Tags only grow, so the block's tag says
+     * which way the location is off: a newer one means the block was freed and handed to a newer
+     * allocation; an older one means this allocation has not written the block yet (a block's tag
+     * reaches the server with the allocation's first write), so there is nothing of it to read.
+     */
     private CreelException stale(long block, long tag, String where) {
-        return new CreelException(ErrorCode.STALE_BLOCK, where + ": block " + block + " was freed and reused "
-                + "(tag " + Long.toUnsignedString(tag) + ", now " + Long.toUnsignedString(get(block)) + ")");
+        long now = get(block);
+        String why = Long.compareUnsigned(now, tag) > 0
+                ? " was freed and reused (tag " + Long.toUnsignedString(tag) + ", now " + Long.toUnsignedString(now) + ")"
+                : " has not been written under this allocation yet (tag " + Long.toUnsignedString(tag)
+                        + (now == 0 ? "; the block was never written" : "; it still holds the older tag "
+                        + Long.toUnsignedString(now)) + ")";
+        return new CreelException(ErrorCode.STALE_BLOCK, where + ": block " + block + why);
     }
 
     private int index(long block) {

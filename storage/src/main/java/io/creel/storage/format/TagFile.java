@@ -22,6 +22,7 @@ import java.nio.file.StandardOpenOption;
  *  24  int64 token (random per server start)
  *  32  int64 data offset (where block 0 starts, in the data file)
  *  40  int64 tag offset (= {@link #TAG_OFFSET})
+ *  48  liveness words, 32 bytes, kept by the serving server ({@link ServerLiveness})
  *  4096    tag table: one int64 per block
  * </pre>
  */

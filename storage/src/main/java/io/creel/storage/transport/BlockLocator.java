@@ -28,6 +28,25 @@ public interface BlockLocator {
     default void transferStarted(BlockLocation at) {
     }
 
+    /**
+     * Called when a transfer at {@code at} has ended, {@code ok} or not. For a write, says whether
+     * the bytes count: {@code false} if the block moved away from {@code at} meanwhile (see
+     * {@link #moveFrom}), so they must go again to where the block is now.
+     */
+    default boolean transferEnded(BlockLocation at, boolean ok) {
+        return true;
+    }
+
+    /**
+     * For a write whose block's server could not be reached at {@code unreachable} by any
+     * transport: where the block is now after its writer had it allocated elsewhere. Completes with
+     * {@code null} if the block cannot move (some of it was written there already); {@code null}
+     * itself if this locator cannot move blocks at all.
+     */
+    default CompletableFuture<BlockLocation> moveFrom(BlockLocation unreachable) {
+        return null;
+    }
+
     /** A locator of a location known for sure (nothing fresher exists). */
     static BlockLocator at(BlockLocation location) {
         CompletableFuture<BlockLocation> done = CompletableFuture.completedFuture(location);

@@ -4,6 +4,7 @@ import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.protocol.BlockLocation;
 import io.creel.storage.spi.BlockTransport;
+import io.creel.storage.spi.ServerNotServing;
 import io.creel.storage.transport.TransportSelector.Choice;
 import io.creel.storage.transport.TransportSelector.Direction;
 import java.nio.ByteBuffer;
@@ -19,7 +20,12 @@ import org.slf4j.LoggerFactory;
  *   <li>a STALE_BLOCK from a remembered location is retried once at a fresh location from the
  *       {@link BlockLocator} (the location outlived its allocation);</li>
  *   <li>a failure a transport could cause (not one about the data itself: stale, missing, out of
- *       range) moves to the next costlier transport for that server ({@link TransportSelector});</li>
+ *       range; nor the server not serving at all, {@link ServerNotServing}) moves to the next
+ *       costlier transport for that server ({@link TransportSelector});</li>
+ *   <li>a write that no transport could get to the server (it is unreachable: down, or not
+ *       answering) asks the {@link BlockLocator} to move the block to another server, and goes
+ *       there — at most {@link #MAX_MOVES} times per piece; the locator refuses when part of the
+ *       block was written at the old place already;</li>
  *   <li>anything else fails, wrapped once with what the data is, the block, the server and the
  *       transport.</li>
  * </ul>
@@ -30,6 +36,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class BlockTransfers implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BlockTransfers.class);
+
+    /** Times one write piece follows its block to another server before it gives up. */
+    public static final int MAX_MOVES = 3;
 
     private final TransportSelector selector;
 
@@ -78,6 +87,14 @@ public final class BlockTransfers implements AutoCloseable {
         };
     }
 
+    /** Errors that say the server could not be reached (down, gone, not answering), not that it refused. */
+    static boolean unreachable(CreelException e) {
+        return switch (e.code()) {
+            case UNAVAILABLE, TIMEOUT, SERVER_UNKNOWN -> true;
+            default -> false;
+        };
+    }
+
     /** One piece's attempts; each instance runs one transfer to its end. */
     private final class Attempt {
         private final Direction direction;
@@ -89,6 +106,7 @@ public final class BlockTransfers implements AutoCloseable {
         private final CompletableFuture<Void> outcome = new CompletableFuture<>();
         private boolean relocated;
         private boolean reportedStarted;
+        private int moves;
 
         Attempt(Direction direction, String what, long blockIndex, BlockLocator locator, int offset,
                 ByteBuffer buffer) {
@@ -162,10 +180,15 @@ public final class BlockTransfers implements AutoCloseable {
                 }
             }
             moved.whenComplete((v, t) -> {
-                if (t == null) {
+                boolean counts = locator.transferEnded(loc, t == null);
+                if (t != null) {
+                    failed(loc, choice, CreelException.unwrap(t));
+                } else if (counts || direction == Direction.READ) {
                     outcome.complete(null);
                 } else {
-                    failed(loc, choice, CreelException.unwrap(t));
+                    // Written where the block no longer is: write it again where it went.
+                    follow(loc, choice, new CreelException(ErrorCode.UNAVAILABLE, "the block moved to another "
+                            + "storage server while this piece was being written"));
                 }
             });
         }
@@ -179,14 +202,39 @@ public final class BlockTransfers implements AutoCloseable {
                     return;
                 }
             }
-            if (!aboutTheData(e)) {
+            if (!aboutTheData(e) && !(e instanceof ServerNotServing)) {
                 Choice next = selector.fallBack(loc.server(), direction, choice);
                 if (next != null && next.rank() > choice.rank()) {
                     transfer(loc, next);
                     return;
                 }
             }
+            if (direction == Direction.WRITE && unreachable(e)) {
+                follow(loc, choice, e);
+                return;
+            }
             outcome.completeExceptionally(wrap(e, loc, choice));
+        }
+
+        /** Writes the piece where its block went after {@code loc}'s server could not take it ({@code e}). */
+        private void follow(BlockLocation loc, Choice choice, CreelException e) {
+            CompletableFuture<BlockLocation> moved = moves < MAX_MOVES ? locator.moveFrom(loc) : null;
+            if (moved == null) {
+                outcome.completeExceptionally(wrap(e, loc, choice));
+                return;
+            }
+            moves++;
+            moved.whenComplete((to, t) -> {
+                if (t != null) {
+                    CreelException failure = wrap(e, loc, choice);
+                    failure.addSuppressed(CreelException.unwrap(t)); // why no other server took it
+                    outcome.completeExceptionally(failure);
+                } else if (to == null) {
+                    outcome.completeExceptionally(wrap(e, loc, choice)); // part of the block is there already
+                } else {
+                    locate(CompletableFuture.completedFuture(to));
+                }
+            });
         }
 
         /** The one wrapping of a failure: the data, the block, and where it was when it failed. */

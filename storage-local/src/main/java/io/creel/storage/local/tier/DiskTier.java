@@ -59,7 +59,8 @@ public final class DiskTier implements StorageTier {
         Path tagFile = dir.resolve(data.getFileName() + ".tags");
         try {
             create(data, tagFile, blockSize, blockCount);
-            return open(data, tagFile, blockSize, blockCount, mode, "", List.of(data, tagFile), null);
+            return open(data, tagFile, blockSize, blockCount, mode, DramTier.beatMillis(conf), "",
+                    List.of(data, tagFile), null);
         } catch (IOException | RuntimeException e) {
             TierFiles.deleteQuietly(data);
             TierFiles.deleteQuietly(tagFile);
@@ -92,7 +93,8 @@ public final class DiskTier implements StorageTier {
                     how = "created (persistent)";
                 }
                 lock.rememberPort(bound);
-                return open(data, tagFile, blockSize, blockCount, mode, how, List.of(), lock);
+                return open(data, tagFile, blockSize, blockCount, mode, DramTier.beatMillis(ctx.conf()), how,
+                        List.of(), lock);
             } catch (IOException e) {
                 throw TierFiles.cannotPrepare(name(), e);
             }
@@ -118,16 +120,23 @@ public final class DiskTier implements StorageTier {
     }
 
     private LocalVolume open(Path data, Path tagFile, int blockSize, long blockCount, DiskMedium.DirectMode mode,
-                             String how, List<Path> temporary, TierLock lock) throws IOException {
+                             long beatMillis, String how, List<Path> temporary, TierLock lock) throws IOException {
         long token = TagFile.readHeader(tagFile).token();
         DiskMedium medium = DiskMedium.open(data, blockSize, blockCount, mode);
         try {
             MappedTagTable tags = MappedTagTable.open(tagFile, blockCount, true);
+            LivenessBeat liveness;
+            try {
+                liveness = LivenessBeat.start(tagFile, beatMillis);
+            } catch (IOException | RuntimeException e) {
+                tags.close();
+                throw e;
+            }
             String summary = "disk: " + blockCount + " blocks of " + ConfValues.formatSize(blockSize) + " ("
                     + ConfValues.formatSize(blockCount * blockSize) + ") in " + data + ", " + medium.describe()
                     + (how.isEmpty() ? "" : ", " + how);
             LOG.info("disk tier {} uses {}{}", data, medium.describe(), how.isEmpty() ? "" : "; " + how);
-            return new LocalVolume(medium, tags, token,
+            return new LocalVolume(medium, tags, liveness, token,
                     new SameHostFiles(data.toString(), 0, tagFile.toString(), TagFile.TAG_OFFSET), summary, temporary,
                     lock);
         } catch (IOException | RuntimeException e) {

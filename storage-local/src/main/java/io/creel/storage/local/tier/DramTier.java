@@ -61,7 +61,7 @@ public final class DramTier implements StorageTier {
         Path file = dir.resolve(TierFiles.uniqueName("dram", port) + ".region");
         try {
             create(file, blockSize, blockCount, TierFiles.token());
-            return open(file, blockSize, blockCount, "", List.of(file), null);
+            return open(file, blockSize, blockCount, beatMillis(conf), "", List.of(file), null);
         } catch (IOException | RuntimeException e) {
             TierFiles.deleteQuietly(file);
             throw TierFiles.cannotPrepare(name(), e);
@@ -91,7 +91,7 @@ public final class DramTier implements StorageTier {
                     how = "created (persistent)";
                 }
                 lock.rememberPort(bound);
-                return open(file, blockSize, blockCount, how, List.of(), lock);
+                return open(file, blockSize, blockCount, beatMillis(ctx.conf()), how, List.of(), lock);
             } catch (IOException e) {
                 throw TierFiles.cannotPrepare(name(), e);
             }
@@ -99,6 +99,11 @@ public final class DramTier implements StorageTier {
             lock.close();
             throw e;
         }
+    }
+
+    /** How often the server's liveness words are refreshed: its heartbeat interval. */
+    static long beatMillis(CreelConf conf) {
+        return conf.get(StorageKeys.HEARTBEAT_INTERVAL).toMillis();
     }
 
     /** Creates a region file with a fresh header; returns the data offset. */
@@ -114,8 +119,8 @@ public final class DramTier implements StorageTier {
     }
 
     /** Maps an existing, complete region file and describes the server. */
-    private LocalVolume open(Path file, int blockSize, long blockCount, String how, List<Path> temporary,
-                             TierLock lock) throws IOException {
+    private LocalVolume open(Path file, int blockSize, long blockCount, long beatMillis, String how,
+                             List<Path> temporary, TierLock lock) throws IOException {
         TagFile.Header h = TagFile.readHeader(file);
         MappedRegion region = null;
         try {
@@ -123,13 +128,20 @@ public final class DramTier implements StorageTier {
                 region = new MappedRegion(ch, FileChannel.MapMode.READ_WRITE, h.dataOffset(), blockSize, blockCount);
             }
             MappedTagTable tags = MappedTagTable.open(file, blockCount, true);
+            LivenessBeat liveness;
+            try {
+                liveness = LivenessBeat.start(file, beatMillis);
+            } catch (IOException | RuntimeException e) {
+                tags.close();
+                throw e;
+            }
             String summary = "dram: " + blockCount + " blocks of " + ConfValues.formatSize(blockSize) + " ("
                     + ConfValues.formatSize(blockCount * blockSize) + ") in " + file + ", memory-mapped"
                     + (how.isEmpty() ? "" : ", " + how);
             if (!how.isEmpty()) {
                 LOG.info("dram tier {} {}", file, how);
             }
-            return new LocalVolume(new DramMedium(region), tags, h.token(),
+            return new LocalVolume(new DramMedium(region), tags, liveness, h.token(),
                     new SameHostFiles(file.toString(), h.dataOffset(), file.toString(), TagFile.TAG_OFFSET), summary,
                     temporary, lock);
         } catch (IOException | RuntimeException e) {

@@ -28,15 +28,18 @@ final class LocalVolume implements Volume {
     private final String summary;
     private final List<Path> temporary;
     private final AutoCloseable lock;
+    private final LivenessBeat liveness;
 
     /**
+     * @param liveness  the volume's liveness words, beating; marked stopped first at close
      * @param temporary files deleted at close (none for a persistent volume)
      * @param lock      a persistent volume's directory lock, released last; {@code null} for a temporary one
      */
-    LocalVolume(BlockMedium medium, MappedTagTable tags, long token, SameHostFiles files, String summary,
-                List<Path> temporary, AutoCloseable lock) {
+    LocalVolume(BlockMedium medium, MappedTagTable tags, LivenessBeat liveness, long token, SameHostFiles files,
+                String summary, List<Path> temporary, AutoCloseable lock) {
         this.medium = medium;
         this.tags = tags;
+        this.liveness = liveness;
         this.token = token;
         this.files = files;
         this.summary = summary;
@@ -75,6 +78,7 @@ final class LocalVolume implements Volume {
 
     @Override
     public void close() {
+        liveness.close(); // same-host clients stop using the files from here on, as remote ones lose the port
         if (persistent()) {
             // The next start serves these bytes and tags: they must be in the files, not only in memory.
             try {

@@ -6,6 +6,7 @@ import io.creel.common.protocol.BlockLocation;
 import io.creel.common.protocol.StorageServerInfo;
 import io.creel.storage.format.BlockTags;
 import io.creel.storage.format.MappedTagTable;
+import io.creel.storage.format.ServerLiveness;
 import io.creel.storage.spi.BlockRanges;
 import io.creel.storage.spi.BlockTransport;
 import java.io.IOException;
@@ -17,7 +18,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads a same-host "disk" server's blocks straight from its data file with positional reads,
- * checking the shared tag table before and after. Read-only: writes go to the server, which handles
+ * checking the shared tag table before and after, and the server's liveness words before (a stopped
+ * or silent server fails the read UNAVAILABLE, as over TCP). Read-only: writes go to the server, which handles
  * O_DIRECT alignment and is the one place where read-modify-write is serialised.
  */
 final class LocalFileTransport implements BlockTransport {
@@ -28,18 +30,22 @@ final class LocalFileTransport implements BlockTransport {
     private final FileChannel data;
     private final MappedTagTable tagTable;
     private final BlockTags tags;
+    private final ServerLiveness liveness;
 
-    LocalFileTransport(StorageServerInfo server, SameHostFiles files, FileChannel data, MappedTagTable tagTable) {
+    LocalFileTransport(StorageServerInfo server, SameHostFiles files, FileChannel data, MappedTagTable tagTable,
+                       ServerLiveness liveness) {
         this.server = server;
         this.files = files;
         this.data = data;
         this.tagTable = tagTable;
         this.tags = tagTable.tags();
+        this.liveness = liveness;
     }
 
     @Override
     public CompletableFuture<Void> read(BlockLocation block, int offset, ByteBuffer dst) {
         try {
+            SameHostFiles.checkServing(liveness, server);
             BlockRanges.check(server, block, offset, dst.remaining());
             String where = "local-file read from " + server.address();
             tags.checkOrThrow(block.blockNumber(), block.tag(), where);
@@ -80,6 +86,7 @@ final class LocalFileTransport implements BlockTransport {
     @Override
     public void close() {
         tagTable.close();
+        liveness.close();
         try {
             data.close();
         } catch (IOException e) {

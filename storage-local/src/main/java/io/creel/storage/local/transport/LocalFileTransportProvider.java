@@ -2,6 +2,7 @@ package io.creel.storage.local.transport;
 
 import io.creel.common.protocol.StorageServerInfo;
 import io.creel.storage.format.MappedTagTable;
+import io.creel.storage.format.ServerLiveness;
 import io.creel.storage.spi.BlockTransport;
 import io.creel.storage.spi.BlockTransportProvider;
 import io.creel.storage.spi.TransportContext;
@@ -36,13 +37,18 @@ public final class LocalFileTransportProvider implements BlockTransportProvider 
             return null;
         }
         FileChannel data = null;
+        ServerLiveness liveness = null;
         try {
+            liveness = ServerLiveness.open(Path.of(files.tagPath()), false);
             // Page-cache reads are coherent with the server's O_DIRECT writes (the kernel invalidates
             // cached pages that a direct write covers), so no alignment is needed here.
             data = FileChannel.open(Path.of(files.dataPath()), StandardOpenOption.READ);
             MappedTagTable tags = MappedTagTable.open(Path.of(files.tagPath()), server.blockCount(), false);
-            return new LocalFileTransport(server, files, data, tags);
+            return new LocalFileTransport(server, files, data, tags, liveness);
         } catch (IOException e) {
+            if (liveness != null) {
+                liveness.close();
+            }
             if (data != null) {
                 try {
                     data.close();

@@ -3,6 +3,7 @@ package io.creel.storage.local.transport;
 import io.creel.common.protocol.StorageServerInfo;
 import io.creel.storage.format.MappedRegion;
 import io.creel.storage.format.MappedTagTable;
+import io.creel.storage.format.ServerLiveness;
 import io.creel.storage.spi.BlockTransport;
 import io.creel.storage.spi.BlockTransportProvider;
 import io.creel.storage.spi.TransportContext;
@@ -39,16 +40,21 @@ public final class MappedTransportProvider implements BlockTransportProvider {
         }
         Path data = Path.of(files.dataPath());
         MappedRegion region = null;
+        ServerLiveness liveness = null;
         try {
+            liveness = ServerLiveness.open(Path.of(files.tagPath()), false);
             try (FileChannel ch = FileChannel.open(data, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
                 region = new MappedRegion(ch, FileChannel.MapMode.READ_WRITE, files.dataOffset(), server.blockSize(),
                         server.blockCount());
             }
             MappedTagTable tags = MappedTagTable.open(Path.of(files.tagPath()), server.blockCount(), true);
-            return new MappedTransport(server, region, tags);
+            return new MappedTransport(server, region, tags, liveness);
         } catch (IOException e) {
             if (region != null) {
                 region.close();
+            }
+            if (liveness != null) {
+                liveness.close();
             }
             // Not fatal: the server is still reachable over TCP.
             LOG.info("cannot map {} of {} ({}); using another transport", data, server.address(), e.toString());

@@ -1,6 +1,8 @@
 package io.creel.storage.local.transport;
 
 import io.creel.common.protocol.StorageServerInfo;
+import io.creel.storage.format.ServerLiveness;
+import io.creel.storage.spi.ServerNotServing;
 import java.util.Map;
 
 /**
@@ -14,6 +16,17 @@ public record SameHostFiles(String dataPath, long dataOffset, String tagPath, lo
     static final String DATA_OFFSET = "local.data.offset";
     static final String TAG_PATH = "local.tag.path";
     static final String TAG_OFFSET = "local.tag.offset";
+
+    /**
+     * Fails with {@link ServerNotServing} if the server owning the files is not serving: a same-host
+     * client must not go on using a stopped server's files when a remote client cannot reach it.
+     */
+    static void checkServing(ServerLiveness liveness, StorageServerInfo server) {
+        String why = liveness.notServing();
+        if (why != null) {
+            throw new ServerNotServing("storage server " + server.address() + " is not serving (" + why + ")");
+        }
+    }
 
     /** The attributes for the server's description. */
     public Map<String, String> toAttributes() {

@@ -1,0 +1,569 @@
+package io.creel.minicluster.cluster.model;
+
+import io.creel.client.CreateOptions;
+import io.creel.client.CreelClient;
+import io.creel.client.CreelNode;
+import io.creel.client.DirectWriter;
+import io.creel.client.DirectoryEntry;
+import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
+import io.creel.common.namespace.NodeType;
+import io.creel.minicluster.MiniCluster;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * One seed's run: a cluster of the seed's {@link ClusterShape}, {@code ops} generated operations
+ * each checked against the {@link ModelNamespace}, a check of everything at the end, then the
+ * {@link ConcurrentPhase}. The first disagreement ends the run with a {@link Mismatch} that carries
+ * the trace.
+ */
+final class ModelRun {
+    /** Operations between full checks of every node. */
+    private static final int CHECK_EVERY = 50;
+    /** Longest wait for one call (the cluster's request timeout is 20 s). */
+    private static final long CALL_SECONDS = 60;
+    /** Errors allowed wherever the model expects success and the call may need a new block. */
+    private static final Set<ErrorCode> SPACE = Set.of(ErrorCode.OUT_OF_SPACE);
+
+    /** The run disagreed with the model (or broke a promise in the concurrent phase). */
+    static final class Mismatch extends AssertionError {
+        private static final long serialVersionUID = 1L;
+
+        Mismatch(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /** The File whose writer is kept open across steps. */
+    private static final class Held {
+        String path;
+        CreelNode node;
+        DirectWriter writer;
+        /** Everything written so far (the published bytes, then what was written since). */
+        Bytes written;
+        /** The first failure: every later call of the writer fails with it. */
+        ErrorCode failed;
+        /** Its File was removed: what the writer does now is not the model's business, only that it ends. */
+        boolean orphan;
+    }
+
+    private final long seed;
+    private final int ops;
+    private final ClusterShape shape;
+    private final List<String> trace = new ArrayList<>();
+    private ModelNamespace model;
+    private CreelClient client;
+    private Held held;
+    private int recentOutOfSpace;
+    private int outOfSpace;
+    private int refusals;
+    /** Refusals by error code, as the model predicted them. */
+    private final java.util.TreeMap<ErrorCode, Integer> refusedAs = new java.util.TreeMap<>();
+
+    ModelRun(long seed, int ops) {
+        this.seed = seed;
+        this.ops = ops;
+        this.shape = ClusterShape.of(seed);
+    }
+
+    /** Statistics of a finished run, for the log. */
+    record Summary(long seed, ClusterShape shape, int ops, int outOfSpace, int refusals, String refusedAs,
+                   String concurrent) {
+    }
+
+    Summary run() {
+        trace.add("cluster: " + shape);
+        try (MiniCluster cluster = shape.start(); CreelClient first = CreelClient.connect(cluster.clientConf());
+             CreelClient second = CreelClient.connect(cluster.clientConf())) {
+            // Two clients take turns, so one's caches (block locations, values seen) meet the other's changes.
+            CreelClient[] clients = {first, second};
+            Random turns = new Random(seed + 17);
+            client = first;
+            model = new ModelNamespace(shape.namenodes());
+            OperationGenerator generator = new OperationGenerator(new Random(seed * 0x9E3779B97F4A7C15L),
+                    shape.blockSize(), model);
+            for (int step = 0; step < ops; step++) {
+                Operation op = generator.next(held != null, held == null || held.orphan ? null : held.path,
+                        recentOutOfSpace > 0);
+                recentOutOfSpace = Math.max(0, recentOutOfSpace - 1);
+                int who = turns.nextInt(clients.length);
+                client = clients[who];
+                trace.add(step + ": " + (who == 0 ? "" : "[client 2] ") + op);
+                execute(op);
+                if (step % CHECK_EVERY == CHECK_EVERY - 1) {
+                    checkAll();
+                }
+            }
+            if (held != null) {
+                trace.add("end: close the held writer");
+                execute(new Operation.HeldClose());
+            }
+            trace.add("end: check everything");
+            checkAll();
+            trace.add("end: remove everything, for the concurrent phase");
+            for (String top : List.copyOf(model.find("/").children.keySet())) {
+                expect(new Operation.Delete("/" + top, true), Outcome.ok(model.find("/" + top).type.displayName()),
+                        call(() -> client.delete("/" + top, true), info -> info.type().displayName()), Set.of());
+                model.deleted("/" + top);
+            }
+            Thread.sleep(shape.reuseDelayMillis() + 50L); // the freed blocks are free again
+            trace.add("concurrent phase");
+            String concurrent = new ConcurrentPhase(client, seed, shape.blockSize(), Math.max(20, ops / 10)).run();
+            return new Summary(seed, shape, ops, outOfSpace, refusals, refusedAs.toString(), concurrent);
+        } catch (Mismatch m) {
+            throw m;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw mismatch("interrupted", e);
+        } catch (RuntimeException | AssertionError e) {
+            throw mismatch("the run broke off: " + e, e);
+        }
+    }
+
+    // ------------------------------------------------------------------ operations
+
+    private void execute(Operation op) {
+        if (op instanceof Operation.Create o) {
+            create(o);
+        } else if (op instanceof Operation.WriteFile o) {
+            writeFile(o);
+        } else if (op instanceof Operation.Append o) {
+            append(o);
+        } else if (op instanceof Operation.PutValue o) {
+            putValue(o);
+        } else if (op instanceof Operation.GetValue o) {
+            String path = join(o.table(), o.key());
+            Outcome expected = refusePath(path) != null ? Outcome.fail(refusePath(path)) : model.getValue(path);
+            expect(o, expected, call(() -> client.getValue(o.table(), o.key()), ModelRun::bytesOf), Set.of(), path);
+        } else if (op instanceof Operation.Read o) {
+            read(o);
+        } else if (op instanceof Operation.Delete o) {
+            delete(o);
+        } else if (op instanceof Operation.Move o) {
+            move(o);
+        } else if (op instanceof Operation.Listing o) {
+            Outcome expected = refusePath(o.path()) != null ? Outcome.fail(refusePath(o.path())) : model.list(o.path());
+            expect(o, expected, call(() -> client.list(o.path()), ModelRun::names), Set.of(), o.path());
+        } else if (op instanceof Operation.BagRead o) {
+            bagRead(o);
+        } else if (op instanceof Operation.Hold o) {
+            hold(o);
+        } else if (op instanceof Operation.HeldWrite o) {
+            heldWrite(o);
+        } else if (op instanceof Operation.HeldClose) {
+            heldClose();
+        } else if (op instanceof Operation.BadPath o) {
+            expect(o, Outcome.fail(o.expected()), call(() -> client.create(o.path(), NodeType.DIRECTORY),
+                    n -> "created"), Set.of());
+            expect(o, Outcome.fail(o.expected()), call(() -> client.lookup(o.path()), n -> "found"), Set.of());
+        } else if (op instanceof Operation.CheckAll) {
+            checkAll();
+        } else {
+            throw new IllegalArgumentException("unknown operation " + op);
+        }
+    }
+
+    private void create(Operation.Create o) {
+        ErrorCode refused = refusePath(o.path());
+        refused = refused != null ? refused : model.refuseCreate(o.path(), o.type(), o.storageClass());
+        CreateOptions options = CreateOptions.defaults().withStorageClass(o.storageClass()).withEnumerable(o.enumerable());
+        Outcome actual = call(() -> client.create(o.path(), o.type(), options), n -> n.type().displayName());
+        if (expect(o, refused != null ? Outcome.fail(refused) : Outcome.ok(o.type().displayName()), actual, SPACE)) {
+            model.created(o.path(), o.type(), o.enumerable());
+        }
+    }
+
+    private void writeFile(Operation.WriteFile o) {
+        ErrorCode refused = refusePath(o.path());
+        refused = refused != null ? refused : model.refuseCreate(o.path(), NodeType.FILE, o.storageClass());
+        CreateOptions options = CreateOptions.defaults().withStorageClass(o.storageClass());
+        CreelNode[] node = new CreelNode[1];
+        Outcome created = call(() -> client.create(o.path(), NodeType.FILE, options), n -> {
+            node[0] = n;
+            return "File";
+        });
+        if (!expect(o, refused != null ? Outcome.fail(refused) : Outcome.ok("File"), created, SPACE)) {
+            return;
+        }
+        model.created(o.path(), NodeType.FILE, true);
+        writeAndClose(o, o.path(), node[0], Bytes.EMPTY, o.sizes(), o.pipelined(), o.syncAfter(), o.content());
+    }
+
+    private void append(Operation.Append o) {
+        ErrorCode refused = refusePath(o.path());
+        refused = refused != null ? refused : model.refuseOpenForAppend(o.path());
+        CreelNode[] node = new CreelNode[1];
+        Outcome opened = call(() -> client.openForAppend(o.path()), n -> {
+            node[0] = n;
+            return "opened";
+        });
+        if (!expect(o, refused != null ? Outcome.fail(refused) : Outcome.ok("opened"), opened, Set.of())) {
+            return;
+        }
+        writeAndClose(o, o.path(), node[0], model.find(o.path()).data, o.sizes(), o.pipelined(), o.syncAfter(),
+                o.content());
+    }
+
+    /**
+     * Writes {@code sizes} to a File just opened with {@code base} published, syncs after write
+     * {@code syncAfter}, closes; then the model holds what was published: everything, or — when a
+     * write ran out of space — what the last sync before the failure published.
+     */
+    private void writeAndClose(Operation o, String path, CreelNode node, Bytes base, int[] sizes, boolean pipelined,
+                               int syncAfter, long content) {
+        ModelNamespace.Node file = model.find(path);
+        file.leased = true;
+        DirectWriter w = node.writer();
+        Bytes written = base;
+        Bytes published = base;
+        ErrorCode failed = null;
+        List<CompletableFuture<Void>> inFlight = new ArrayList<>();
+        for (int i = 0; i < sizes.length && failed == null; i++) {
+            Bytes chunk = Content.of(content * 31 + i, written.length(), sizes[i]);
+            CompletableFuture<Void> write = w.write(ByteBuffer.wrap(chunk.data()));
+            written = written.concat(chunk);
+            if (pipelined) {
+                inFlight.add(write);
+            } else {
+                failed = failure(o, "write " + i, call(() -> write, v -> "done"));
+            }
+            if (i == syncAfter && failed == null) {
+                for (CompletableFuture<Void> f : inFlight) {
+                    failed = failed != null ? failed : failure(o, "write", call(() -> f, v -> "done"));
+                }
+                inFlight.clear();
+                Bytes upTo = written;
+                ErrorCode syncFailed = failure(o, "sync", call(w::sync, info -> "synced"));
+                if (failed == null && syncFailed == null) {
+                    published = upTo;
+                    file.data = published;
+                    checkLength(o, path, published.length());
+                }
+                failed = failed != null ? failed : syncFailed;
+            }
+        }
+        for (CompletableFuture<Void> f : inFlight) {
+            failed = failed != null ? failed : failure(o, "write", call(() -> f, v -> "done"));
+        }
+        Outcome closed = call(w::close, info -> info.length());
+        file.leased = false;
+        if (failed == null) {
+            if (expect(o, Outcome.ok((long) written.length()), closed, SPACE)) {
+                published = written;
+            }
+        } else {
+            expect(o, Outcome.fail(failed), closed, Set.of());
+        }
+        file.data = published;
+        checkLength(o, path, published.length());
+    }
+
+    /** The space error a write step failed with ({@code null}: it succeeded); anything else is a mismatch. */
+    private ErrorCode failure(Operation o, String step, Outcome actual) {
+        if (!actual.failed()) {
+            return null;
+        }
+        if (actual.is(ErrorCode.OUT_OF_SPACE)) {
+            noteOutOfSpace();
+            return actual.error();
+        }
+        throw mismatch(o + ": " + step + " expected to succeed (or run out of space), got " + actual, null);
+    }
+
+    private void putValue(Operation.PutValue o) {
+        String path = join(o.table(), o.key());
+        ErrorCode refused = refusePath(path);
+        refused = refused != null ? refused : model.refuseCreate(path, NodeType.KEYVALUE, "");
+        Bytes value = Content.of(o.content(), 0, o.size());
+        Outcome actual = call(() -> client.putValue(o.table(), o.key(), ByteBuffer.wrap(value.data())), v -> "put");
+        if (expect(o, refused != null ? Outcome.fail(refused) : Outcome.ok("put"), actual, SPACE)) {
+            model.putValue(path, value);
+        }
+    }
+
+    private void read(Operation.Read o) {
+        Outcome expected = refusePath(o.path()) != null ? Outcome.fail(refusePath(o.path()))
+                : model.read(o.path(), o.offset(), o.length());
+        Outcome actual = call(() -> client.lookup(o.path()).thenCompose(n -> {
+            ByteBuffer dst = ByteBuffer.allocate(o.length());
+            return n.read(o.offset(), dst).thenApply(k -> k < 0 ? (Object) (-1) : new Bytes(
+                    java.util.Arrays.copyOf(dst.array(), k)));
+        }), v -> v);
+        expect(o, expected, actual, Set.of(), o.path());
+    }
+
+    private void delete(Operation.Delete o) {
+        ErrorCode refused = refusePath(o.path());
+        refused = refused != null ? refused : model.refuseDelete(o.path(), o.recursive());
+        Outcome actual = call(() -> client.delete(o.path(), o.recursive()), info -> info.type().displayName());
+        Outcome expected = refused != null ? Outcome.fail(refused)
+                : Outcome.ok(model.find(o.path()).type.displayName());
+        if (expect(o, expected, actual, Set.of())) {
+            model.deleted(o.path());
+            if (held != null && !held.orphan && within(held.path, o.path())) {
+                held.orphan = true;
+            }
+        }
+    }
+
+    private void move(Operation.Move o) {
+        ErrorCode refused = refusePath(o.source());
+        refused = refused != null ? refused : refusePath(o.target());
+        refused = refused != null ? refused : model.refuseMove(o.source(), o.target());
+        Outcome actual = call(() -> client.move(o.source(), o.target()), n -> n.type().displayName());
+        Outcome expected = refused != null ? Outcome.fail(refused)
+                : Outcome.ok(model.find(o.source()).type.displayName());
+        if (expect(o, expected, actual, SPACE)) {
+            model.moved(o.source(), o.target());
+            if (held != null && !held.orphan && within(held.path, o.source())) {
+                held.path = o.target() + held.path.substring(o.source().length());
+            }
+        }
+    }
+
+    private void bagRead(Operation.BagRead o) {
+        ErrorCode refused = refusePath(o.path());
+        if (refused != null) {
+            expect(o, Outcome.fail(refused), call(() -> client.lookup(o.path()), n -> "found"), Set.of());
+            return;
+        }
+        ModelNamespace.Node n = model.find(o.path());
+        if (n == null || n.type != NodeType.BAG) {
+            Outcome expected = n == null ? model.list(o.path()) : Outcome.fail(ErrorCode.INVALID_ARGUMENT);
+            expect(o, expected, call(() -> client.lookup(o.path()).thenApply(CreelNode::bagReader), r -> "a reader"),
+                    Set.of());
+            return;
+        }
+        Outcome listed = call(() -> client.list(o.path()), entries -> entries.stream().map(DirectoryEntry::name).toList());
+        if (listed.failed()) {
+            throw mismatch(o + ": listing the Bag failed: " + listed, null);
+        }
+        @SuppressWarnings("unchecked")
+        List<String> order = (List<String>) listed.value();
+        CreelNode[] bag = new CreelNode[1];
+        Outcome looked = call(() -> client.lookup(o.path()), n2 -> {
+            bag[0] = n2;
+            return "found";
+        });
+        expect(o, Outcome.ok("found"), looked, Set.of(), o.path());
+        Outcome actual;
+        // A blocking stream, read on this thread (never in a callback: that would block an event loop).
+        try (InputStream in = bag[0].bagStream()) {
+            actual = Outcome.ok(new Bytes(in.readAllBytes()));
+        } catch (IOException e) {
+            actual = Outcome.of(CreelException.unwrap(e.getCause() != null ? e.getCause() : e));
+        }
+        expect(o, model.bag(o.path(), order), actual, Set.of(), o.path());
+    }
+
+    private void hold(Operation.Hold o) {
+        ErrorCode refused = refusePath(o.path());
+        refused = refused != null ? refused : model.refuseOpenForAppend(o.path());
+        CreelNode[] node = new CreelNode[1];
+        Outcome opened = call(() -> client.openForAppend(o.path()), n -> {
+            node[0] = n;
+            return "opened";
+        });
+        if (!expect(o, refused != null ? Outcome.fail(refused) : Outcome.ok("opened"), opened, Set.of())) {
+            return;
+        }
+        if (held != null) {
+            throw mismatch(o + ": a second writer was let in while " + held.path + " is held", null);
+        }
+        held = new Held();
+        held.path = o.path();
+        held.node = node[0];
+        held.writer = node[0].writer();
+        held.written = model.find(o.path()).data;
+        model.find(o.path()).leased = true;
+    }
+
+    private void heldWrite(Operation.HeldWrite o) {
+        Bytes chunk = Content.of(o.content(), held.written.length(), o.size());
+        Outcome wrote = call(() -> held.writer.write(ByteBuffer.wrap(chunk.data())), v -> "done");
+        if (held.orphan) {
+            // Its File is gone: a write may land in blocks it still holds, or fail; either is fine,
+            // but a failed writer stays failed.
+            if (held.failed == null && wrote.failed()) {
+                held.failed = wrote.error();
+            }
+            return;
+        }
+        if (held.failed != null) {
+            expect(o, Outcome.fail(held.failed), wrote, Set.of());
+            return;
+        }
+        if (wrote.failed()) {
+            held.failed = failure(o, "write", wrote);
+            return;
+        }
+        held.written = held.written.concat(chunk);
+        if (o.sync()) {
+            Outcome synced = call(held.writer::sync, info -> info.length());
+            if (expect(o, Outcome.ok((long) held.written.length()), synced, Set.of())) {
+                model.find(held.path).data = held.written;
+                checkLength(o, held.path, held.written.length());
+            }
+        }
+    }
+
+    private void heldClose() {
+        Held h = held;
+        held = null;
+        Operation o = new Operation.HeldClose();
+        Outcome closed = call(h.writer::close, info -> info.length());
+        if (h.orphan) {
+            if (h.failed != null) {
+                expect(o, Outcome.fail(h.failed), closed, Set.of(), "the writer of removed " + h.path);
+            } else if (!closed.failed() || !(closed.is(ErrorCode.NOT_FOUND) || closed.is(ErrorCode.STALE_BLOCK))) {
+                throw mismatch("closing the writer of removed " + h.path + " should fail NOT_FOUND (or STALE_BLOCK),"
+                        + " got " + closed, null);
+            }
+            return;
+        }
+        ModelNamespace.Node file = model.find(h.path);
+        file.leased = false;
+        if (h.failed != null) {
+            expect(o, Outcome.fail(h.failed), closed, Set.of());
+        } else if (expect(o, Outcome.ok((long) h.written.length()), closed, SPACE)) {
+            file.data = h.written;
+        }
+        checkLength(o, h.path, file.data.length());
+    }
+
+    // ------------------------------------------------------------------ checks
+
+    /** Every node the model knows: its type and, for data, its length and bytes; every listing. */
+    private void checkAll() {
+        Operation o = new Operation.CheckAll();
+        for (String path : model.paths()) {
+            if (refusePath(path) != null) {
+                continue; // not reachable by path any more (see refusePath)
+            }
+            ModelNamespace.Node n = model.find(path);
+            Outcome looked = call(() -> client.lookup(path), node -> node.type().displayName());
+            expect(o, Outcome.ok(n.type.displayName()), looked, Set.of(), path);
+            if (n.type == NodeType.FILE || n.type == NodeType.KEYVALUE) {
+                int length = n.data.length();
+                Outcome read = call(() -> client.lookup(path).thenCompose(node -> {
+                    ByteBuffer dst = ByteBuffer.allocate(length);
+                    return node.read(0, dst).thenApply(k -> new Bytes(
+                            java.util.Arrays.copyOf(dst.array(), Math.max(0, k))));
+                }), v -> v);
+                expect(o, Outcome.ok(n.data), read, Set.of(), path);
+                checkLength(o, path, length);
+            } else {
+                expect(o, model.list(path), call(() -> client.list(path), ModelRun::names), Set.of(), path);
+            }
+        }
+    }
+
+    /** The length a lookup reports is what the model says was published. */
+    private void checkLength(Operation o, String path, long expected) {
+        expect(o, Outcome.ok(expected), call(() -> client.lookup(path), n -> n.length()), Set.of(), path + " (length)");
+    }
+
+    /**
+     * Compares; {@code tolerated} errors are accepted where success was expected (and counted).
+     * Returns whether the call succeeded, so the caller applies it to the model.
+     */
+    private boolean expect(Operation o, Outcome expected, Outcome actual, Set<ErrorCode> tolerated, String... what) {
+        if (expected.sameAs(actual)) {
+            if (expected.failed()) {
+                refusals++;
+                refusedAs.merge(expected.error(), 1, Integer::sum);
+            }
+            return !actual.failed();
+        }
+        if (!expected.failed() && actual.failed() && tolerated.contains(actual.error())) {
+            noteOutOfSpace();
+            return false;
+        }
+        String detail = "";
+        if (expected.value() instanceof Bytes e && actual.value() instanceof Bytes a) {
+            detail = "; first difference at byte " + e.firstDifference(a);
+        }
+        throw mismatch(o + (what.length > 0 ? " [" + what[0] + "]" : "") + ": expected " + expected + ", got "
+                + actual + detail, null);
+    }
+
+    private void noteOutOfSpace() {
+        outOfSpace++;
+        recentOutOfSpace = 20;
+    }
+
+    private Mismatch mismatch(String what, Throwable cause) {
+        StringBuilder b = new StringBuilder("model test seed ").append(seed).append(" disagrees: ").append(what)
+                .append("\nreplay: mvn -o test -pl minicluster -am -Dtest=ModelTest -Dsurefire.failIfNoSpecifiedTests=false")
+                .append(" -Dcreel.model.seed=").append(seed).append(" -Dcreel.model.ops=").append(ops)
+                .append("\noperations (last 150 of ").append(trace.size()).append("):\n");
+        trace.subList(Math.max(0, trace.size() - 150), trace.size()).forEach(l -> b.append("  ").append(l).append('\n'));
+        return new Mismatch(b.toString(), cause);
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /**
+     * What the client says about a path before anything else: LIMIT_EXCEEDED for more than 4096
+     * bytes or 128 components (moves can put a node below such a path).
+     */
+    private static ErrorCode refusePath(String path) {
+        if (path.getBytes(StandardCharsets.UTF_8).length > 4096 || ModelNamespace.split(path).size() > 128) {
+            return ErrorCode.LIMIT_EXCEEDED;
+        }
+        return null;
+    }
+
+    private static boolean within(String path, String top) {
+        return path.equals(top) || path.startsWith(top.equals("/") ? "/" : top + "/");
+    }
+
+    private static String join(String parent, String name) {
+        return (parent.equals("/") ? "" : parent) + "/" + name;
+    }
+
+    private static Object bytesOf(ByteBuffer b) {
+        byte[] a = new byte[b.remaining()];
+        b.duplicate().get(a);
+        return new Bytes(a);
+    }
+
+    private static Object names(List<DirectoryEntry> entries) {
+        List<String> out = new ArrayList<>();
+        for (DirectoryEntry e : entries) {
+            out.add(e.name() + ":" + e.info().type().displayName());
+        }
+        out.sort(null);
+        return out;
+    }
+
+    /** Runs a call, waiting a bounded time; a thrown or carried CreelException becomes a failed outcome. */
+    private static <T> Outcome call(Supplier<CompletableFuture<T>> body, Function<T, Object> value) {
+        try {
+            T v = body.get().get(CALL_SECONDS, TimeUnit.SECONDS);
+            return Outcome.ok(value.apply(v));
+        } catch (ExecutionException e) {
+            return Outcome.of(CreelException.unwrap(e.getCause()));
+        } catch (CreelException e) {
+            return Outcome.of(e);
+        } catch (TimeoutException e) {
+            throw new AssertionError("a call did not complete within " + CALL_SECONDS + " s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
+    }
+}

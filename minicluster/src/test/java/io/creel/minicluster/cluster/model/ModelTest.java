@@ -1,0 +1,64 @@
+package io.creel.minicluster.cluster.model;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The randomized model test of the public client API (issue 9): seeded operations on a small
+ * cluster, each compared with {@link ModelNamespace}, then the {@link ConcurrentPhase}. A failure
+ * prints its seed, the replay command and the operations that led to it.
+ *
+ * <ul>
+ *   <li>default: a few fixed seeds (one and two namenodes), {@value #DEFAULT_OPS} operations each
+ *       — a few seconds;</li>
+ *   <li>{@code -Dcreel.model.seeds=N}: N fresh random seeds (CI's longer run);</li>
+ *   <li>{@code -Dcreel.model.seed=S}: replay seed S;</li>
+ *   <li>{@code -Dcreel.model.ops=M}: operations per seed.</li>
+ * </ul>
+ */
+@Timeout(value = 30, unit = TimeUnit.MINUTES)
+class ModelTest {
+    private static final Logger LOG = LoggerFactory.getLogger(ModelTest.class);
+    static final int DEFAULT_OPS = 300;
+    /**
+     * Seeds of different clusters (see {@link ClusterShape#of}): 1 — two namenodes, 4 KiB blocks, a
+     * 9-block DRAM tier; 3 — one namenode, an 8-block DRAM tier; 12 — one namenode, 16 KiB blocks,
+     * same-host access off; 14 — two namenodes, 64 KiB blocks, two DRAM servers.
+     */
+    private static final List<Long> DEFAULT_SEEDS = List.of(1L, 3L, 12L, 14L);
+
+    @Test
+    void theStoreAgreesWithTheModelOfItsSemantics() {
+        int ops = Integer.getInteger("creel.model.ops", DEFAULT_OPS);
+        for (long seed : seeds()) {
+            long start = System.nanoTime();
+            ModelRun.Summary s = new ModelRun(seed, ops).run();
+            LOG.info("model seed {} ({}): {} operations, {} calls refused as the model said {}, {} ran out of space; {}; "
+                    + "{} ms", seed, s.shape(), s.ops(), s.refusals(), s.refusedAs(), s.outOfSpace(), s.concurrent(),
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+        }
+    }
+
+    private static List<Long> seeds() {
+        String one = System.getProperty("creel.model.seed");
+        if (one != null && !one.isBlank()) {
+            return List.of(Long.parseLong(one.trim()));
+        }
+        int fresh = Integer.getInteger("creel.model.seeds", 0);
+        if (fresh <= 0) {
+            return DEFAULT_SEEDS;
+        }
+        List<Long> out = new ArrayList<>();
+        for (int i = 0; i < fresh; i++) {
+            out.add(ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE));
+        }
+        LOG.info("model test seeds: {}", out);
+        return out;
+    }
+}
