@@ -186,12 +186,12 @@ public final class DirectWriter {
         }
 
         @Override
-        public void transferStarted(long index, BlockLocation at) {
+        public void attemptStarted(long index, BlockLocation at) {
             places.started(index, at);
         }
 
         @Override
-        public boolean transferEnded(long index, BlockLocation at, boolean ok) {
+        public boolean attemptEnded(long index, BlockLocation at, boolean ok) {
             return places.ended(index, at, ok);
         }
 

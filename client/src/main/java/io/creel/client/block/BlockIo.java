@@ -148,13 +148,13 @@ public final class BlockIo {
             }
 
             @Override
-            public void transferStarted(BlockLocation at) {
-                allocator.transferStarted(index, at);
+            public void attemptStarted(BlockLocation at) {
+                allocator.attemptStarted(index, at);
             }
 
             @Override
-            public boolean transferEnded(BlockLocation at, boolean ok) {
-                return allocator.transferEnded(index, at, ok);
+            public boolean attemptEnded(BlockLocation at, boolean ok) {
+                return allocator.attemptEnded(index, at, ok);
             }
 
             @Override
@@ -173,12 +173,12 @@ public final class BlockIo {
     public interface BlockAllocator {
         CompletableFuture<BlockLocation> allocate(long index);
 
-        /** A transfer into block {@code index} at {@code at} has started. */
-        default void transferStarted(long index, BlockLocation at) {
+        /** See {@link BlockLocator#attemptStarted}. */
+        default void attemptStarted(long index, BlockLocation at) {
         }
 
-        /** See {@link BlockLocator#transferEnded}. */
-        default boolean transferEnded(long index, BlockLocation at, boolean ok) {
+        /** See {@link BlockLocator#attemptEnded}. */
+        default boolean attemptEnded(long index, BlockLocation at, boolean ok) {
             return true;
         }
 

@@ -29,11 +29,20 @@ public interface BlockLocator {
     }
 
     /**
-     * Called when a transfer at {@code at} has ended, {@code ok} or not. For a write, says whether
+     * Called each time a transport is handed the piece at {@code at} (the first attempt, and again
+     * after a fallback, a relocation or a move), before the attempt can end; every call is followed
+     * by exactly one {@link #attemptEnded}. A writer counts the transfers in flight into a block with
+     * the pair, so it knows when a block may still move.
+     */
+    default void attemptStarted(BlockLocation at) {
+    }
+
+    /**
+     * Called when an attempt at {@code at} has ended, {@code ok} or not. For a write, says whether
      * the bytes count: {@code false} if the block moved away from {@code at} meanwhile (see
      * {@link #moveFrom}), so they must go again to where the block is now.
      */
-    default boolean transferEnded(BlockLocation at, boolean ok) {
+    default boolean attemptEnded(BlockLocation at, boolean ok) {
         return true;
     }
 

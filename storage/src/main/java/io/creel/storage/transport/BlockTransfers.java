@@ -166,6 +166,7 @@ public final class BlockTransfers implements AutoCloseable {
             } catch (RuntimeException e) {
                 moved = CompletableFuture.failedFuture(e);
             }
+            locator.attemptStarted(loc);
             // Once per piece, and only for an attempt that got going: a fallback or relocation is the
             // same transfer, and the user's next lookup is already under way.
             if (!reportedStarted && !moved.isCompletedExceptionally()) {
@@ -180,7 +181,7 @@ public final class BlockTransfers implements AutoCloseable {
                 }
             }
             moved.whenComplete((v, t) -> {
-                boolean counts = locator.transferEnded(loc, t == null);
+                boolean counts = locator.attemptEnded(loc, t == null);
                 if (t != null) {
                     failed(loc, choice, CreelException.unwrap(t));
                 } else if (counts || direction == Direction.READ) {
