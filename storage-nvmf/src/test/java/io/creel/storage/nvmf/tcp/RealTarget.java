@@ -11,29 +11,37 @@ import java.net.Socket;
 
 /**
  * The NVMe/TCP target the real-target tests run against, from system properties or environment:
- * {@code creel.test.nvmf.target} / {@code CREEL_TEST_NVMF_TARGET} (host:port, default
- * 127.0.0.1:14420, the lab guest's forwarded port) and {@code creel.test.nvmf.nqn} /
- * {@code CREEL_TEST_NVMF_NQN} (default the lab's {@code nqn.2024-01.io.creel:lab}). When nothing
- * answers an ICReq there, the tests are skipped with a message saying so, unless
+ * {@code creel.test.nvmf.target} / {@code CREEL_TEST_NVMF_TARGET} (host:port, e.g. the lab guest's
+ * forwarded port) and {@code creel.test.nvmf.nqn} / {@code CREEL_TEST_NVMF_NQN} (default the lab's
+ * {@code nqn.2024-01.io.creel:lab}). There is no default address: these tests write to the target's
+ * namespace, so they never pick up a target that merely happens to listen on a familiar port. When no
+ * target is named, or nothing answers an ICReq there, the tests are skipped with a message saying so,
+ * unless
  * {@code creel.test.nvmf.required} / {@code CREEL_TEST_NVMF_REQUIRED} is {@code true} (CI), which makes
  * that a failure.
  */
 final class RealTarget {
-    static final String DEFAULT_ADDRESS = "127.0.0.1:14420";
     static final String DEFAULT_NQN = "nqn.2024-01.io.creel:lab";
 
     private RealTarget() {
     }
 
-    /** The configured target's endpoint. */
+    /** The configured target's endpoint, or {@code null} when none is named. */
     static NvmeTcpEndpoint endpoint() {
-        String address = setting("creel.test.nvmf.target", "CREEL_TEST_NVMF_TARGET", DEFAULT_ADDRESS);
+        String address = setting("creel.test.nvmf.target", "CREEL_TEST_NVMF_TARGET", "");
+        if (address.isEmpty()) {
+            return null;
+        }
         String nqn = setting("creel.test.nvmf.nqn", "CREEL_TEST_NVMF_NQN", DEFAULT_NQN);
         return NvmeTcpEndpoint.parse(address, nqn);
     }
 
     /** Why the target cannot be used (nothing answers an ICReq there), or null when it answers. */
     static String unreachable(NvmeTcpEndpoint endpoint) {
+        if (endpoint == null) {
+            return "no NVMe/TCP target named; set creel.test.nvmf.target (host:port, and creel.test.nvmf.nqn), "
+                    + "e.g. to the lab guest's forwarded port (lab/README.md)";
+        }
         String problem = probe(endpoint);
         return problem == null ? null : "no NVMe/TCP target at " + endpoint.host() + ":" + endpoint.port() + " ("
                 + problem + "); set creel.test.nvmf.target (and creel.test.nvmf.nqn), e.g. to the lab guest's "
