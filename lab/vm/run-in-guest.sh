@@ -29,7 +29,7 @@
 # In the guest: RDMA device rxe0 on eth0 = 10.0.2.15; NVMe-oF subsystem nqn.2024-01.io.creel:lab on
 # tcp 10.0.2.15:4420 and rdma 10.0.2.15:4421. COMMAND sees CREEL_LAB=1, CREEL_LAB_RDMA_ADDR,
 # CREEL_LAB_NVMF_NQN, CREEL_LAB_NVMF_ADDR, CREEL_LAB_NVMF_TCP_PORT, CREEL_LAB_NVMF_RDMA_PORT,
-# CREEL_LAB_OUT, plus every CREEL_* variable of the caller. With --host, COMMAND sees
+# CREEL_LAB_NVMF_NS (null or ram), CREEL_LAB_OUT, plus every CREEL_* variable of the caller. With --host, COMMAND sees
 # CREEL_LAB_NVMF_ADDR=127.0.0.1 and CREEL_LAB_NVMF_TCP_PORT=<forwarded port> instead.
 #
 # Environment: CREEL_LAB_CACHE (kernel cache, default ${XDG_CACHE_HOME:-~/.cache}/creel-lab),
@@ -239,7 +239,8 @@ make_initrd() {
 		done
 		printf 'export CREEL_LAB=1 CREEL_LAB_RDMA_ADDR=%s CREEL_LAB_NVMF_NQN=%s CREEL_LAB_NVMF_ADDR=%s\n' \
 			"$GUEST_ADDR" "$NQN" "$GUEST_ADDR"
-		printf 'export CREEL_LAB_NVMF_TCP_PORT=4420 CREEL_LAB_NVMF_RDMA_PORT=4421 CREEL_LAB_OUT=%q\n' "$out"
+		printf 'export CREEL_LAB_NVMF_TCP_PORT=4420 CREEL_LAB_NVMF_RDMA_PORT=4421 CREEL_LAB_NVMF_NS=%s CREEL_LAB_OUT=%q\n' \
+			"$ns" "$out"
 		printf 'cd %q || exit 70\n' "$PWD"
 		if [ "$mode" = run ]; then
 			printf 'exec'
@@ -258,10 +259,12 @@ start_guest() {
 	rm -f "$out/.lab-rc" "$out/.lab-stop"
 	# Software emulation by default: /dev/kvm may exist and still hang a nested guest (it does on
 	# the shared build machine). CREEL_LAB_ACCEL=kvm opts in where KVM works.
+	# Under emulation the CPU model is QEMU's baseline qemu64: with "-cpu max" the JVM's JIT met
+	# instructions QEMU 7.2 emulates wrongly (SIGILL in compiled code).
 	if [ "${CREEL_LAB_ACCEL:-tcg}" = kvm ]; then
 		accel="-accel kvm" cpu=host
 	else
-		accel="-accel tcg" cpu=max
+		accel="-accel tcg" cpu=qemu64
 	fi
 	choose_port
 	: >"$out/console.log"
@@ -383,6 +386,7 @@ case "$mode" in
 		remaining=$((timeout - (SECONDS - began)))
 		set +e
 		CREEL_LAB=1 CREEL_LAB_NVMF_NQN=$NQN CREEL_LAB_NVMF_ADDR=127.0.0.1 CREEL_LAB_NVMF_TCP_PORT=$fwd_port \
+			CREEL_LAB_NVMF_NS=$ns CREEL_LAB_OUT=$out \
 			timeout -k 10 "$remaining" "${command[@]}"
 		rc=$?
 		set -e

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Inside the lab guest (run by lab/rdma/run-tests.sh): runs the rdma-lab tests of storage-rdma with
+# the JUnit console launcher on the classpath Maven wrote at build time. RDMA must be there:
+# CREEL_RDMA_REQUIRED=1 turns a skip into a failure. CREEL_RDMA_TESTS replaces the selection, e.g.
+# CREEL_RDMA_TESTS="--select-class io.creel.storage.rdma.lab.JnvmfLabTest" lab/rdma/run-tests.sh
+set -euo pipefail
+module=storage-rdma/target
+cp="$module/test-classes:$module/classes:$(cat "$module/test-classpath.txt")"
+export CREEL_RDMA_REQUIRED=1
+exec java -Xmx768m -XX:ErrorFile="$CREEL_LAB_OUT/hs_err_pid%p.log" \
+	--add-exports java.base/sun.nio.ch=ALL-UNNAMED \
+	-Djava.library.path="$PWD/$module/native" \
+	-Djnvmf.legacy=true \
+	-Dorg.slf4j.simpleLogger.log.com.ibm=warn \
+	-cp "$cp" org.junit.platform.console.ConsoleLauncher execute \
+	--disable-banner --details=tree --disable-ansi-colors \
+	${CREEL_RDMA_TESTS:---select-package io.creel.storage.rdma} --include-tag rdma-lab \
+	--fail-if-no-tests --reports-dir "$CREEL_LAB_OUT/reports"
