@@ -81,7 +81,10 @@ final class CmEventLoop implements AutoCloseable {
             try {
                 event = channel.getCmEvent(POLL_MS);
             } catch (IOException e) {
-                LOG.warn("waiting for RDMA connection events failed: {}", e.getMessage());
+                if (running) {
+                    LOG.warn("waiting for RDMA connection events failed: {}", e.getMessage());
+                    pause(); // never spin on a broken channel
+                }
                 continue;
             }
             if (event != null) {
@@ -89,6 +92,14 @@ final class CmEventLoop implements AutoCloseable {
             }
         }
         runTasks();
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(POLL_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void runTasks() {

@@ -59,8 +59,17 @@ final class CompletionPoller implements AutoCloseable {
             } catch (IOException | RuntimeException e) {
                 if (running) {
                     LOG.error("taking RDMA completions failed", e);
+                    pause(); // a broken queue must not turn this loop into a busy one
                 }
             }
+        }
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(WAIT_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -27,14 +27,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.CRC32;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * DaRPC 1.9, unchanged, over Creel's libdisni.so: a request/response service on rxe0 answering a
  * client's pipelined calls (RDMA SEND/RECV with DaRPC's own buffers and completion handling).
  */
-@Tag(LabEnvironment.TAG)
+@RdmaLab
 class DaRpcLabTest {
     private static final int PAYLOAD = 1000;
     /** DaRPC's connection-manager and completion waits; positive so its groups can close. */

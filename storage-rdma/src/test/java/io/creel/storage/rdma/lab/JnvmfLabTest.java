@@ -33,14 +33,13 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * jNVMf 1.6, unchanged, over Creel's libdisni.so against the guest's Linux kernel NVMe-oF target on
  * rdma :4421 (legacy mode, which the Linux target needs): connect, identify, write and read blocks.
  */
-@Tag(LabEnvironment.TAG)
+@RdmaLab
 class JnvmfLabTest {
     private static final long WAIT_SECONDS = 60;
     /**

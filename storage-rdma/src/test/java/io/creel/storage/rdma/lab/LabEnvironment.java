@@ -16,28 +16,43 @@ final class LabEnvironment {
     /** The tag of every test that needs a real RDMA device. */
     static final String TAG = "rdma-lab";
 
+    private static boolean checked;
+    private static String missingReason;
+
     private LabEnvironment() {
     }
 
-    /** Skips (or, when required, fails) unless RDMA is usable here; returns the RDMA address to use. */
-    static InetAddress requireRdma() {
-        String addr = System.getenv("CREEL_LAB_RDMA_ADDR");
-        String missing = null;
-        if (addr == null || addr.isBlank()) {
-            missing = "CREEL_LAB_RDMA_ADDR is not set: not in the RDMA lab (run lab/rdma/run-tests.sh, or set it to "
-                    + "the IP address of an RDMA interface)";
-        } else {
-            RdmaAvailability availability = RdmaAvailability.detect();
-            if (!availability.available()) {
-                missing = availability.message();
+    /** What keeps this machine from running the lab tests, or null when nothing does (cached). */
+    static synchronized String missing() {
+        if (!checked) {
+            checked = true;
+            String addr = System.getenv("CREEL_LAB_RDMA_ADDR");
+            if (addr == null || addr.isBlank()) {
+                missingReason = "CREEL_LAB_RDMA_ADDR is not set: not in the RDMA lab (run lab/rdma/run-tests.sh, or "
+                        + "set it to the IP address of an RDMA interface)";
+            } else {
+                RdmaAvailability availability = RdmaAvailability.detect();
+                missingReason = availability.available() ? null : availability.message();
             }
         }
+        return missingReason;
+    }
+
+    /** Whether a gap must fail the tests instead of skipping them (CREEL_RDMA_REQUIRED=1: the lab, CI). */
+    static boolean required() {
+        return "1".equals(System.getenv("CREEL_RDMA_REQUIRED"));
+    }
+
+    /** Fails (or skips) unless RDMA is usable here; returns the RDMA address to use. */
+    static InetAddress requireRdma() {
+        String missing = missing();
         if (missing != null) {
-            if ("1".equals(System.getenv("CREEL_RDMA_REQUIRED"))) {
+            if (required()) {
                 fail("RDMA is required here (CREEL_RDMA_REQUIRED=1) but " + missing);
             }
             assumeTrue(false, missing);
         }
+        String addr = System.getenv("CREEL_LAB_RDMA_ADDR");
         try {
             return InetAddress.getByName(addr);
         } catch (UnknownHostException e) {

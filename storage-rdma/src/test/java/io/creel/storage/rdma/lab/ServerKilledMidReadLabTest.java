@@ -29,14 +29,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * A server process killed (SIGKILL) while a client streams one-sided reads from it: the reads fail
  * with an error naming the server, by the transport noticing, not by waiting out the deadline.
  */
-@Tag(LabEnvironment.TAG)
+@RdmaLab
 class ServerKilledMidReadLabTest {
     private static final int REGION = 8 << 20;
     private static final int READ = 256 << 10;
