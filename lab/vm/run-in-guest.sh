@@ -266,7 +266,13 @@ start_guest() {
 	else
 		accel="-accel tcg" cpu=qemu64
 	fi
+	# Concurrent runs (other engineers, other --names) take turns from choosing a port until QEMU
+	# has bound it, so two guests never pick the same free port.
+	mkdir -p "$(dirname "$STATE")"
+	exec 8>"$(dirname "$STATE")/.ports.lock"
+	flock -w 120 8 || { say "another lab run holds the port lock for 2 minutes"; exit "$EX_BOOT"; }
 	choose_port
+	say "booting guest $name (NVMe/TCP forwarded to 127.0.0.1:$fwd_port)"
 	: >"$out/console.log"
 	# shellcheck disable=SC2086 # accel holds two options on purpose
 	setsid nice -n 10 timeout -k 10 "$timeout" qemu-system-x86_64 $accel -cpu "$cpu" -m "$mem" -smp "$cpus" \
@@ -276,8 +282,15 @@ start_guest() {
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-virtfs local,path="$out",mount_tag=out,security_model=none,multidevs=remap \
 		-netdev user,id=n0,hostfwd=tcp:127.0.0.1:"$fwd_port"-:4420 -device virtio-net-pci,netdev=n0 \
-		</dev/null >>"$out/console.log" 2>&1 &
+		</dev/null >>"$out/console.log" 2>&1 8>&- &
 	qemu_pid=$!
+	local i
+	for i in $(seq 1 300); do
+		port_free "$fwd_port" || break
+		kill -0 "$qemu_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	exec 8>&-
 	mkdir -p "$STATE"
 	echo "$qemu_pid" >"$STATE/pid"
 	echo "$fwd_port" >"$STATE/fwd-port"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checks the harness itself (about 75 s, six guest boots): exit codes pass through, the
+# Checks the harness itself (75-100 s, six guest boots): exit codes pass through, the
 # NVMe/TCP target answers on the forwarded port in --host and --up mode, --down stops the guest,
 # an overrun of --timeout ends with 124, bad usage with 64, and no QEMU of ours is left behind.
 set -uo pipefail
