@@ -15,6 +15,6 @@ exec java -Xmx768m -XX:ErrorFile="$CREEL_LAB_OUT/hs_err_pid%p.log" ${CREEL_RDMA_
 	-Djnvmf.legacy=true \
 	-Dorg.slf4j.simpleLogger.log.com.ibm=warn \
 	-cp "$cp" org.junit.platform.console.ConsoleLauncher execute \
-	--disable-banner --details=tree --disable-ansi-colors \
+	--disable-banner --details=testfeed --disable-ansi-colors \
 	${CREEL_RDMA_TESTS:---select-package io.creel.storage.rdma} --include-tag rdma-lab \
 	--fail-if-no-tests --reports-dir "$CREEL_LAB_OUT/reports"

@@ -255,6 +255,22 @@ public abstract class RdmaDeviceContract {
         client.close();
     }
 
+    @Test
+    void theDeviceCanBeClosedFromACompletionCallback() throws Exception {
+        RdmaConnection c = connect();
+        CompletableFuture<Void> closedInside = c.read(buffer, 0, exported.remote(), 0, 64).thenRun(client::close);
+        await(closedInside);
+        assertFalse(client.isOpen());
+        assertFalse(c.isOpen());
+    }
+
+    @Test
+    void theDeviceCanBeClosedFromAConnectCallback() throws Exception {
+        CompletableFuture<Void> closedInside = client.connect(listener.localAddress()).thenAccept(c -> client.close());
+        await(closedInside);
+        assertFalse(client.isOpen());
+    }
+
     /** Waits (bounded) for a condition that another thread makes true. */
     protected static void eventually(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);

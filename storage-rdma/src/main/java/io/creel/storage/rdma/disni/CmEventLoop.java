@@ -33,6 +33,7 @@ final class CmEventLoop implements AutoCloseable {
     private final Map<RdmaCmId, Handler> handlers = new HashMap<>();
     private final Thread thread;
     private volatile boolean running = true;
+    private volatile Runnable lastAction;
 
     CmEventLoop(RdmaEventChannel channel, String name) {
         this.channel = channel;
@@ -46,9 +47,22 @@ final class CmEventLoop implements AutoCloseable {
         tasks.add(task);
     }
 
-    /** Runs the call on the loop thread; the future carries its result or exception. */
+    /**
+     * Runs the call on the loop thread; the future carries its result or exception. Called on the
+     * loop thread itself (a connect callback closing the device), it runs the queued tasks and then
+     * the call at once: waiting for a task that thread would only run later could never end.
+     */
     <T> CompletableFuture<T> call(Callable<T> call) {
         CompletableFuture<T> result = new CompletableFuture<>();
+        if (Thread.currentThread() == thread) {
+            runTasks(); // keep the order: what was queued before this call runs before it
+            try {
+                result.complete(call.call());
+            } catch (Exception | Error e) {
+                result.completeExceptionally(e);
+            }
+            return result;
+        }
         execute(() -> {
             try {
                 result.complete(call.call());
@@ -75,6 +89,17 @@ final class CmEventLoop implements AutoCloseable {
     }
 
     private void run() {
+        try {
+            loop();
+        } finally {
+            Runnable last = lastAction;
+            if (last != null) {
+                last.run();
+            }
+        }
+    }
+
+    private void loop() {
         while (running) {
             runTasks();
             RdmaCmEvent event;
@@ -140,21 +165,31 @@ final class CmEventLoop implements AutoCloseable {
         }
     }
 
-    /** Runs the tasks already queued, then stops the thread (waiting at most {@code millis}). */
-    void stop(long millis) throws InterruptedException {
+    /**
+     * Stops the loop: it runs the tasks already queued, then {@code last} (on the loop thread, after
+     * every task, so ids are destroyed before their channel), then ends. Waits at most
+     * {@code millis} for that unless called on the loop thread itself, where it all happens when
+     * the current task returns.
+     */
+    void stop(Runnable last, long millis) {
+        lastAction = last;
         running = false;
-        thread.join(millis);
+        if (Thread.currentThread() == thread) {
+            return;
+        }
+        try {
+            thread.join(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         if (thread.isAlive()) {
-            LOG.warn("the RDMA connection-manager thread {} did not stop within {} ms", thread.getName(), millis);
+            LOG.warn("the RDMA connection-manager thread {} did not stop within {} ms; it finishes on its own",
+                    thread.getName(), millis);
         }
     }
 
     @Override
     public void close() {
-        try {
-            stop(2000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        stop(null, 2000);
     }
 }

@@ -82,19 +82,34 @@ final class CompletionPoller implements AutoCloseable {
         }
     }
 
-    @Override
-    public void close() {
+    /**
+     * Stops the thread. Returns true when it has stopped, so the queue and channel may be
+     * destroyed; false when it may still be inside a native call on them (then they must be left
+     * alone). Closed from a completion callback, the thread stops when the callback returns; DiSNI
+     * refuses calls on a destroyed queue, so destroying it meanwhile is safe: returns true.
+     */
+    boolean stop() {
         running = false;
+        if (Thread.currentThread() == thread) {
+            return true;
+        }
         try {
             thread.join(2000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         if (thread.isAlive()) {
-            LOG.warn("the RDMA completion thread {} did not stop within 2 s", thread.getName());
-            return; // leave the native call objects alone while the thread may still use them
+            LOG.warn("the RDMA completion thread {} did not stop within 2 s; its queue is left allocated",
+                    thread.getName());
+            return false;
         }
         poll.free();
         notify.free();
+        return true;
+    }
+
+    @Override
+    public void close() {
+        stop();
     }
 }

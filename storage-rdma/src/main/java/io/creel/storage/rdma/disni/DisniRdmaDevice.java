@@ -349,9 +349,7 @@ final class DisniRdmaDevice implements RdmaDevice {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        if (poller != null) {
-            poller.close();
-        }
+        boolean pollerStopped = poller == null || poller.stop();
         for (DisniRegisteredMemory m : List.copyOf(registrations)) {
             try {
                 m.close();
@@ -359,20 +357,24 @@ final class DisniRdmaDevice implements RdmaDevice {
                 LOG.warn("{}", e.getMessage());
             }
         }
-        releaseVerbs();
-        try {
-            loop.call(() -> {
-                if (anchor != null) {
-                    anchor.destroyId();
-                }
-                return null;
-            }).get(SETUP_TIMEOUT_MS, TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            LOG.warn("releasing the RDMA id of device {} failed: {}", name, e.toString());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (pollerStopped) {
+            releaseVerbs();
         }
-        loop.close();
+        // The anchor id, then the channel, as the loop's very last steps: rdma_destroy_id uses its
+        // channel, so no id may outlive it (destroying them in the other order made librdmacm write
+        // a command to whatever descriptor the freed channel's memory then held).
+        loop.stop(this::releaseChannel, SETUP_TIMEOUT_MS);
+    }
+
+    /** Destroys the anchor id and the event channel (loop thread, after every other task). */
+    private void releaseChannel() {
+        try {
+            if (anchor != null) {
+                anchor.destroyId();
+            }
+        } catch (IOException e) {
+            LOG.warn("releasing the RDMA id of device {} failed: {}", name, e.getMessage());
+        }
         try {
             channel.destroyEventChannel();
         } catch (IOException e) {

@@ -199,7 +199,8 @@ class DaRpcLabTest {
             pending.add(stream.request(request, new Response(), false));
             if (pending.size() == window || i == calls - 1) {
                 for (DaRPCFuture<Request, Response> f : pending) {
-                    Response r = f.get(30, TimeUnit.SECONDS);
+                    // DaRPC reads the number as milliseconds whatever the unit says.
+                    Response r = f.get(30_000, TimeUnit.MILLISECONDS);
                     assertEquals(f.getSendMessage().call, r.call, "the answer belongs to its call");
                     assertEquals(expected.get(r.call), r.crc, "checksum of call " + r.call);
                 }
