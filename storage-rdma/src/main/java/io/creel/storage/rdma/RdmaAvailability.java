@@ -2,6 +2,10 @@ package io.creel.storage.rdma;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -179,15 +183,15 @@ public final class RdmaAvailability {
      * The RDMA device whose port sits on the network interface that has {@code address}, if any
      * (RoCE and iWARP devices; looked up in /sys/class/infiniband).
      */
-    public static Optional<Device> deviceFor(java.net.InetAddress address) {
+    public static Optional<Device> deviceFor(InetAddress address) {
         for (Device d : devices(Path.of("/sys/class/infiniband"))) {
             for (String netdev : d.netdevs()) {
                 try {
-                    java.net.NetworkInterface nif = java.net.NetworkInterface.getByName(netdev);
+                    NetworkInterface nif = NetworkInterface.getByName(netdev);
                     if (nif != null && nif.inetAddresses().anyMatch(address::equals)) {
                         return Optional.of(d);
                     }
-                } catch (java.net.SocketException e) {
+                } catch (SocketException e) {
                     // An interface that vanished meanwhile cannot be the one.
                 }
             }
@@ -224,7 +228,7 @@ public final class RdmaAvailability {
                     names.add(name);
                 }
             }
-        } catch (IOException | java.io.UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException e) {
             // An unreadable attribute (ports without GIDs) only means no interface name to show.
             return names;
         }

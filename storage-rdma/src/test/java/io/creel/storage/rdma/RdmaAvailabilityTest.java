@@ -9,6 +9,7 @@ import io.creel.storage.rdma.RdmaAvailability.Missing;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
@@ -143,7 +144,7 @@ class RdmaAvailabilityTest {
 
     private static void deleteTree(Path p) throws IOException {
         try (var s = Files.walk(p)) {
-            for (Path x : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+            for (Path x : s.sorted(Comparator.reverseOrder()).toList()) {
                 Files.delete(x);
             }
         }

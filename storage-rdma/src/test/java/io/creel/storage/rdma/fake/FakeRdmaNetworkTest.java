@@ -13,7 +13,9 @@ import io.creel.storage.rdma.RdmaException;
 import io.creel.storage.rdma.RdmaException.Kind;
 import io.creel.storage.rdma.RdmaProvider;
 import io.creel.storage.rdma.RdmaSettings;
+import io.creel.storage.rdma.inflight.OneSidedConnection;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -73,7 +75,7 @@ class FakeRdmaNetworkTest extends RdmaDeviceContract {
             f.add(c.read(buffer, 0, exported.remote(), 0, 8));
         }
         assertEquals(depth, c.inFlight());
-        assertEquals(5, ((io.creel.storage.rdma.inflight.OneSidedConnection) c).waiting());
+        assertEquals(5, ((OneSidedConnection) c).waiting());
         assertEquals(depth, network.heldTransfers());
         network.resumeCompletions();
         await(CompletableFuture.allOf(f.toArray(CompletableFuture[]::new)));
@@ -145,7 +147,7 @@ class FakeRdmaNetworkTest extends RdmaDeviceContract {
 
     @Test
     void connectingToAnAddressWithoutADeviceNamesIt() throws Exception {
-        RdmaException e = failure(client.connect(new java.net.InetSocketAddress(address("10.0.0.99"), 1)));
+        RdmaException e = failure(client.connect(new InetSocketAddress(address("10.0.0.99"), 1)));
         assertEquals(Kind.UNREACHABLE, e.kind());
         assertTrue(e.getMessage().contains("no RDMA device answers at 10.0.0.99"), e.getMessage());
     }

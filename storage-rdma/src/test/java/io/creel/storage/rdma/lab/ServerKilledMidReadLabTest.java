@@ -16,7 +16,9 @@ import io.creel.storage.rdma.RegisteredMemory;
 import io.creel.storage.rdma.RemoteRegion;
 import io.creel.storage.rdma.disni.DisniRdmaProvider;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -63,8 +65,8 @@ class ServerKilledMidReadLabTest {
         String ready = CompletableFuture.supplyAsync(() -> {
             try {
                 return out.readLine();
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
         }).get(180, TimeUnit.SECONDS);
         String[] f = ready == null ? new String[0] : ready.split(" ");
