@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs storage-rdma's lab tests (JUnit tag rdma-lab) inside the lab guest, over soft-RoCE rxe0, with
+# the libdisni.so this checkout builds: the device contract on DiSNI, writes and reads of many
+# sizes, a server killed mid-read, a DaRPC round trip, and jNVMf against the kernel NVMe-oF target.
+#
+#   lab/rdma/run-tests.sh [run-in-guest.sh options]     e.g. --quiet, --timeout 2400
+#
+# Builds on this machine first (mvn -pl storage-rdma test-compile); the guest only runs java.
+# Reports land in lab/target/rdma-tests/reports; the guest console in lab/target/rdma-tests/console.log.
+# Exit code: the tests' (0 = all passed, none skipped), or the harness's (see run-in-guest.sh).
+set -euo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$repo"
+started=$SECONDS
+mvn -q -B -pl storage-rdma test-compile
+if [ ! -f storage-rdma/target/native/libdisni.so ]; then
+	echo "lab: storage-rdma/target/native/libdisni.so was not built (the build said why above)" >&2
+	exit 1
+fi
+out=$repo/lab/target/rdma-tests
+rm -rf "$out"
+mkdir -p "$out"
+echo "lab: built in $((SECONDS - started)) s; booting the guest" >&2
+status=0
+lab/vm/run-in-guest.sh --ns ram --name rdma-tests --out "$out" "$@" -- bash lab/rdma/guest-tests.sh || status=$?
+echo "lab: rdma lab tests finished in $((SECONDS - started)) s with exit code $status" >&2
+exit "$status"

@@ -1,0 +1,284 @@
+package io.creel.storage.rdma;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every {@link RdmaDevice} does, as a specification run against each implementation: the
+ * in-memory fake on any machine, DiSNI over soft-RoCE in the lab guest. A "server" device exports
+ * registered memory through a listener; a "client" device connects and reads and writes it.
+ */
+public abstract class RdmaDeviceContract {
+    /** Bounds every wait of these tests; never an assertion on how long something took. */
+    protected static final long WAIT_SECONDS = 60;
+    protected static final int REGION = 4 << 20;
+
+    protected RdmaDevice server;
+    protected RdmaDevice client;
+    protected RdmaListener listener;
+    protected RegisteredMemory exported;
+    protected RegisteredMemory buffer;
+    private final List<AutoCloseable> closeLater = new ArrayList<>();
+
+    /** The implementation under test. */
+    protected abstract RdmaProvider provider();
+
+    /** Address of the server's device. */
+    protected abstract InetAddress serverAddress();
+
+    /** Address of the client's device (may equal the server's: a loopback connection). */
+    protected abstract InetAddress clientAddress();
+
+    /** Settings of both devices. */
+    protected RdmaSettings settings() {
+        return RdmaSettings.defaults().withQueueDepth(8);
+    }
+
+    @BeforeEach
+    void openDevices() throws Exception {
+        server = provider().open(serverAddress(), settings());
+        client = provider().open(clientAddress(), settings());
+        listener = server.listen(0);
+        exported = server.register(ByteBuffer.allocateDirect(REGION), MemoryAccess.REMOTE_READ_WRITE);
+        buffer = client.register(ByteBuffer.allocateDirect(REGION), MemoryAccess.LOCAL);
+    }
+
+    @AfterEach
+    void closeDevices() throws Exception {
+        for (AutoCloseable c : closeLater) {
+            c.close();
+        }
+        if (client != null) {
+            client.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    protected RdmaConnection connect() throws Exception {
+        RdmaConnection c = client.connect(listener.localAddress()).get(WAIT_SECONDS, TimeUnit.SECONDS);
+        closeLater.add(c);
+        return c;
+    }
+
+    protected static void await(CompletableFuture<?> f) throws Exception {
+        f.get(WAIT_SECONDS, TimeUnit.SECONDS);
+    }
+
+    protected static RdmaException failure(CompletableFuture<?> f) {
+        ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(WAIT_SECONDS, TimeUnit.SECONDS));
+        RdmaException r = RdmaException.find(e);
+        if (r == null) {
+            throw new AssertionError("expected an RdmaException", e);
+        }
+        return r;
+    }
+
+    protected static byte[] random(int n, long seed) {
+        byte[] b = new byte[n];
+        new Random(seed).nextBytes(b);
+        return b;
+    }
+
+    protected static void put(RegisteredMemory m, int offset, byte[] bytes) {
+        m.buffer().duplicate().clear().position(offset).put(bytes);
+    }
+
+    protected static byte[] get(RegisteredMemory m, int offset, int length) {
+        byte[] b = new byte[length];
+        m.buffer().duplicate().clear().position(offset).get(b);
+        return b;
+    }
+
+    @Test
+    void registeredMemoryPublishesItsRegionForPeers() {
+        RemoteRegion r = exported.remote();
+        assertEquals(REGION, r.length());
+        assertEquals(exported.rkey(), r.rkey());
+        assertEquals(REGION, exported.length());
+        assertEquals(MemoryAccess.REMOTE_READ_WRITE, exported.access());
+        assertTrue(exported.isOpen());
+    }
+
+    @Test
+    void onlyNonEmptyDirectBuffersCanBeRegistered() {
+        RdmaException heap = assertThrows(RdmaException.class,
+                () -> client.register(ByteBuffer.allocate(64), MemoryAccess.LOCAL));
+        assertEquals(RdmaException.Kind.INVALID_ARGUMENT, heap.kind());
+        assertEquals(RdmaException.Kind.INVALID_ARGUMENT, assertThrows(RdmaException.class,
+                () -> client.register(ByteBuffer.allocateDirect(0), MemoryAccess.LOCAL)).kind());
+    }
+
+    @Test
+    void aWriteThenAReadMovesTheSameBytesBothWays() throws Exception {
+        RdmaConnection c = connect();
+        byte[] data = random(100_000, 1);
+        put(buffer, 10, data);
+        await(c.write(buffer, 10, exported.remote(), 4096, data.length));
+        assertArrayEquals(data, get(exported, 4096, data.length), "the write landed in the server's memory");
+
+        put(buffer, 500_000, new byte[data.length]);
+        await(c.read(buffer, 500_000, exported.remote(), 4096, data.length));
+        assertArrayEquals(data, get(buffer, 500_000, data.length), "the read brought the bytes back");
+    }
+
+    @Test
+    void readsSeeWhatTheServerWroteLocally() throws Exception {
+        RdmaConnection c = connect();
+        byte[] data = random(8192, 2);
+        put(exported, REGION - data.length, data);
+        await(c.read(buffer, 0, exported.remote(), REGION - data.length, data.length));
+        assertArrayEquals(data, get(buffer, 0, data.length));
+    }
+
+    @Test
+    void manyOperationsInFlightBeyondTheQueueDepthAllComplete() throws Exception {
+        RdmaConnection c = connect();
+        int ops = settings().queueDepth() * 8;
+        int size = 4096;
+        byte[] data = random(ops * size, 3);
+        put(exported, 0, data);
+        List<CompletableFuture<Void>> reads = new ArrayList<>();
+        for (int i = 0; i < ops; i++) {
+            reads.add(c.read(buffer, i * size, exported.remote(), (long) i * size, size));
+        }
+        assertTrue(c.inFlight() <= settings().queueDepth(), "never more than the depth posted: " + c.inFlight());
+        await(CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)));
+        assertArrayEquals(data, get(buffer, 0, data.length));
+        assertEquals(0, c.inFlight());
+    }
+
+    @Test
+    void aRangeOutsideTheRemoteRegionIsRefusedBeforePostingAndTheConnectionStaysUp() throws Exception {
+        RdmaConnection c = connect();
+        RdmaException e = failure(c.read(buffer, 0, exported.remote(), REGION - 100, 101));
+        assertEquals(RdmaException.Kind.INVALID_ARGUMENT, e.kind());
+        assertTrue(c.isOpen());
+        await(c.read(buffer, 0, exported.remote(), 0, 100));
+    }
+
+    @Test
+    void aWrongRemoteKeyIsARemoteAccessErrorThatBreaksTheConnection() throws Exception {
+        RdmaConnection c = connect();
+        RemoteRegion forged = new RemoteRegion(exported.remote().address(), REGION, exported.rkey() + 0x1000);
+        RdmaException e = failure(c.read(buffer, 0, forged, 0, 64));
+        assertEquals(RdmaException.Kind.REMOTE_ACCESS, e.kind());
+        assertEquals(listener.localAddress(), e.peer());
+        assertTrue(e.getMessage().contains(listener.localAddress().toString()), "names the server: " + e.getMessage());
+        assertFalse(c.isOpen());
+        RdmaException later = failure(c.read(buffer, 0, exported.remote(), 0, 64));
+        assertEquals(RdmaException.Kind.REMOTE_ACCESS, later.kind(), "later calls fail with the original reason");
+    }
+
+    @Test
+    void aWriteIntoReadOnlyMemoryIsRefusedByThePeer() throws Exception {
+        RegisteredMemory readOnly = server.register(ByteBuffer.allocateDirect(4096), MemoryAccess.REMOTE_READ);
+        put(readOnly, 0, random(4096, 4));
+        RdmaConnection c = connect();
+        await(c.read(buffer, 0, readOnly.remote(), 0, 4096));
+        assertArrayEquals(get(readOnly, 0, 4096), get(buffer, 0, 4096));
+        put(buffer, 0, new byte[4096]);
+        assertEquals(RdmaException.Kind.REMOTE_ACCESS, failure(c.write(buffer, 0, readOnly.remote(), 0, 16)).kind());
+        assertArrayEquals(random(4096, 4), get(readOnly, 0, 4096), "the read-only memory is unchanged");
+    }
+
+    @Test
+    void memoryOfAnotherDeviceOrDeregisteredMemoryIsRefused() throws Exception {
+        RdmaConnection c = connect();
+        assertEquals(RdmaException.Kind.INVALID_ARGUMENT, failure(c.read(exported, 0, exported.remote(), 0, 8)).kind());
+        RegisteredMemory gone = client.register(ByteBuffer.allocateDirect(4096), MemoryAccess.LOCAL);
+        gone.close();
+        gone.close();
+        assertFalse(gone.isOpen());
+        assertEquals(RdmaException.Kind.INVALID_ARGUMENT, failure(c.read(gone, 0, exported.remote(), 0, 8)).kind());
+        assertTrue(c.isOpen());
+    }
+
+    @Test
+    void connectingWhereNothingListensFailsNamingThePeer() throws Exception {
+        InetSocketAddress nobody = new InetSocketAddress(serverAddress(), listener.localAddress().getPort() + 1);
+        RdmaException e = failure(client.connect(nobody));
+        assertEquals(RdmaException.Kind.UNREACHABLE, e.kind());
+        assertEquals(nobody, e.peer());
+        assertTrue(e.getMessage().contains(nobody.toString()), e.getMessage());
+    }
+
+    @Test
+    void theListenerCountsItsPeersAndDisconnectsThemWhenClosed() throws Exception {
+        RdmaConnection a = connect();
+        RdmaConnection b = connect();
+        assertNotEquals(a, b);
+        eventually(() -> listener.connectionCount() == 2, "two peers connected");
+        listener.close();
+        eventually(() -> !a.isOpen() && !b.isOpen(), "both peers saw the disconnect");
+        RdmaException e = failure(a.read(buffer, 0, exported.remote(), 0, 8));
+        assertEquals(RdmaException.Kind.UNREACHABLE, e.kind());
+        assertTrue(e.getMessage().contains(listener.localAddress().toString()), e.getMessage());
+    }
+
+    @Test
+    void aClosedConnectionRefusesWorkAndTheServerForgetsIt() throws Exception {
+        RdmaConnection c = connect();
+        eventually(() -> listener.connectionCount() == 1, "the peer connected");
+        c.close();
+        assertFalse(c.isOpen());
+        assertEquals(RdmaException.Kind.CLOSED, failure(c.read(buffer, 0, exported.remote(), 0, 8)).kind());
+        eventually(() -> listener.connectionCount() == 0, "the server saw the disconnect");
+    }
+
+    @Test
+    void aClosedDeviceRefusesEverything() throws Exception {
+        client.close();
+        assertFalse(client.isOpen());
+        assertEquals(RdmaException.Kind.CLOSED, failure(client.connect(listener.localAddress())).kind());
+        assertEquals(RdmaException.Kind.CLOSED, assertThrows(RdmaException.class,
+                () -> client.register(ByteBuffer.allocateDirect(64), MemoryAccess.LOCAL)).kind());
+        assertFalse(buffer.isOpen(), "closing the device deregistered its memory");
+        client.close();
+    }
+
+    @Test
+    void theDeviceCanBeClosedFromACompletionCallback() throws Exception {
+        RdmaConnection c = connect();
+        CompletableFuture<Void> closedInside = c.read(buffer, 0, exported.remote(), 0, 64).thenRun(client::close);
+        await(closedInside);
+        assertFalse(client.isOpen());
+        assertFalse(c.isOpen());
+    }
+
+    @Test
+    void theDeviceCanBeClosedFromAConnectCallback() throws Exception {
+        CompletableFuture<Void> closedInside = client.connect(listener.localAddress()).thenAccept(c -> client.close());
+        await(closedInside);
+        assertFalse(client.isOpen());
+    }
+
+    /** Waits (bounded) for a condition that another thread makes true. */
+    protected static void eventually(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_SECONDS);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("not within " + WAIT_SECONDS + " s: " + what);
+            }
+            Thread.sleep(10);
+        }
+    }
+}
