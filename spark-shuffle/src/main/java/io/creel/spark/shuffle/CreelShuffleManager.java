@@ -13,6 +13,7 @@ import io.creel.spark.shuffle.read.CreelShuffleReader;
 import io.creel.spark.shuffle.read.MapOutputCatalog;
 import io.creel.spark.shuffle.write.CreelMapOutputWriters;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.ShuffleDependency;
@@ -63,6 +64,7 @@ public final class CreelShuffleManager implements ShuffleManager {
     /** Shuffles that do not go through Creel, and the resolver serving their local files. */
     private final SortShuffleManager fallback;
     private final Set<Integer> creelShuffles = ConcurrentHashMap.newKeySet();
+    private final Map<Integer, String> fallbacks = new ConcurrentHashMap<>();
     private volatile CreelClient client;
     private volatile MapOutputCatalog catalog;
     private volatile String appDir;
@@ -84,13 +86,19 @@ public final class CreelShuffleManager implements ShuffleManager {
                         + "reruns maps of lost executors", PLUGIN_KEY, plugin, CreelShuffleDataIO.class.getName());
             }
         }
-        // The fallback writes local files as Spark's sort shuffle does, whatever plugin the driver uses.
-        this.fallback = new SortShuffleManager(conf.clone().set(PLUGIN_KEY, LOCAL_DISK_PLUGIN));
+        // The fallback writes local files as Spark's sort shuffle does: with Creel's plugin set it gets
+        // Spark's local-disk executor components (CreelShuffleDataIO.executor()).
+        this.fallback = new SortShuffleManager(conf);
     }
 
     /** The settings read from {@code spark.creel.*}. */
     public SparkCreelConf settings() {
         return settings;
+    }
+
+    /** Shuffles registered here that fell back to Spark's sort shuffle, with the reason logged for each. */
+    public Map<Integer, String> fallbacks() {
+        return Map.copyOf(fallbacks);
     }
 
     /** This JVM's Creel client, connected on first use. */
@@ -131,6 +139,7 @@ public final class CreelShuffleManager implements ShuffleManager {
     public <K, V, C> ShuffleHandle registerShuffle(int shuffleId, ShuffleDependency<K, V, C> dependency) {
         String reason = fallbackReason(dependency);
         if (reason != null) {
+            fallbacks.put(shuffleId, reason);
             LOG.info("shuffle {} uses Spark's sort shuffle, not Creel: {}", shuffleId, reason);
             return fallback.registerShuffle(shuffleId, dependency);
         }
@@ -201,7 +210,7 @@ public final class CreelShuffleManager implements ShuffleManager {
             placement = placement.withLocationClass(HostIdentity.hostName());
         }
         CreelMapOutputWriters outputs = new CreelMapOutputWriters(client(), h.directory(), context.partitionId(),
-                placement, timeout(), metrics);
+                placement, timeout(), metrics, context);
         SparkEnv env = SparkEnv.get();
         ShuffleDependency<K, V, V> dep = (ShuffleDependency<K, V, V>) h.dependency();
         return switch (h.writerKind()) {
@@ -257,6 +266,7 @@ public final class CreelShuffleManager implements ShuffleManager {
     @Override
     public boolean unregisterShuffle(int shuffleId) {
         boolean ok = fallback.unregisterShuffle(shuffleId);
+        fallbacks.remove(shuffleId);
         MapOutputCatalog c = catalog;
         if (c != null) {
             c.forget(shuffleId);

@@ -44,6 +44,8 @@ public final class CreelMapOutputWriter implements ShuffleMapOutputWriter {
     private OutputStream out;
     private long written;
     private boolean finished;
+    private boolean committed;
+    private boolean aborted;
 
     public CreelMapOutputWriter(CreelClient client, String path, int partitions, CreateOptions placement,
                                 Duration timeout, ShuffleWriteMetricsReporter metrics) {
@@ -75,12 +77,14 @@ public final class CreelMapOutputWriter implements ShuffleMapOutputWriter {
         }
         finished = true;
         if (out == null) {
+            committed = true;
             return MapOutputCommitMessage.of(lengths.clone());
         }
         long start = System.nanoTime();
         ByteBuffer index = MapOutputIndex.ofLengths(lengths).encode();
         out.write(index.array(), index.arrayOffset(), index.remaining());
         out.close(); // publishes the File: its committed length now covers every partition and the index
+        committed = true;
         metrics.incWriteTime(System.nanoTime() - start);
         return MapOutputCommitMessage.of(lengths.clone());
     }
@@ -88,9 +92,10 @@ public final class CreelMapOutputWriter implements ShuffleMapOutputWriter {
     @Override
     public void abort(Throwable error) {
         finished = true;
-        if (node == null) {
+        if (node == null || committed || aborted) {
             return;
         }
+        aborted = true;
         out = null; // its buffers in flight fail against the deleted File; nothing more is sent
         try {
             Futures.await(client.delete(path, false), timeout, "deleting " + path);
@@ -98,6 +103,13 @@ public final class CreelMapOutputWriter implements ShuffleMapOutputWriter {
             // The shuffle's directory is removed with the shuffle; this file goes then.
             LOG.warn("could not delete the aborted map output {} ({}); it goes when its shuffle is removed", path,
                     e.getMessage());
+        }
+    }
+
+    /** Deletes the file unless it was committed (the task failed or was killed before commit). */
+    void abortIfUncommitted() {
+        if (!committed) {
+            abort(new IllegalStateException("the task ended before its map output was committed"));
         }
     }
 
