@@ -51,6 +51,11 @@ public final class CreelTestCluster implements AutoCloseable {
         }
     }
 
+    /** Where the DRAM servers keep their region files. */
+    public Path dramDir() {
+        return dram;
+    }
+
     public LocalCluster cluster() {
         return cluster;
     }
