@@ -55,9 +55,9 @@ class ComparisonSuiteTest {
         JavaPairRDD<Long, Long> pairs = ids.mapToPair(i -> new Tuple2<>((i * 2654435761L) % 50_021, i));
 
         out.put("rdd reduceByKey", text(pairs.reduceByKey(Long::sum, 16).collect()));
-        out.put("rdd aggregateByKey", text(pairs.aggregateByKey(new Tuple2<>(0L, 0L),
-                (a, v) -> new Tuple2<>(a._1() + v, a._2() + 1), (a, b) -> new Tuple2<>(a._1() + b._1(), a._2() + b._2()),
-                12).collect()));
+        out.put("rdd aggregateByKey", text(pairs.aggregateByKey(new Tuple2<>(0L, 0L), 12,
+                (a, v) -> new Tuple2<>(a._1() + v, a._2() + 1),
+                (a, b) -> new Tuple2<>(a._1() + b._1(), a._2() + b._2())).collect()));
         out.put("rdd combineByKey without map-side combine", text(pairs.combineByKey(v -> v, Long::max, Long::max,
                 new org.apache.spark.HashPartitioner(300), false, null).collect()));
         out.put("rdd groupByKey sizes", text(pairs.groupByKey(10).mapValues(vs -> {
