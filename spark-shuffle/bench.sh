@@ -10,14 +10,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 version="${SPARK_BENCH_VERSION:-4.0.4}"
-mvn -B -q -pl spark-shuffle -am test-compile -Dspark.version="$version"
-cp_file=spark-shuffle/target/bench.classpath
-mvn -B -q -pl spark-shuffle dependency:build-classpath -Dspark.version="$version" -Dmdep.includeScope=test \
-  -Dmdep.outputFile="$PWD/$cp_file" >/dev/null
-# Sibling modules come from their target/classes (nothing is installed into ~/.m2).
-siblings=$(ls -d common/target/classes namenode/target/classes storage-tcp/target/classes client/target/classes \
-  bench/target/classes launcher/target/classes | sed "s|^|$PWD/|" | paste -sd:)
-cp="$PWD/spark-shuffle/target/test-classes:$PWD/spark-shuffle/target/classes:$siblings:$(cat "$cp_file")"
+# One reactor build compiles everything and writes each module's test class path to the same file; the
+# last module, spark-shuffle, wins. Sibling modules appear as their target/classes (nothing is installed).
+cp_file="$PWD/spark-shuffle/target/bench.classpath"
+mvn -B -q -pl spark-shuffle -am test-compile dependency:build-classpath -Dspark.version="$version" \
+  -Dmdep.includeScope=test -Dmdep.outputFile="$cp_file"
+cp="$PWD/spark-shuffle/target/test-classes:$PWD/spark-shuffle/target/classes:$(cat "$cp_file")"
 export SPARK_HOME="$PWD/spark-shuffle/target/spark-home" SPARK_SCALA_VERSION=2.13
 mkdir -p "$SPARK_HOME/jars"
 opens=""

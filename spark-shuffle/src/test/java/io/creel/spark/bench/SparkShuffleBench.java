@@ -35,6 +35,7 @@ import scala.Tuple2;
  * --maps 8 --pairs 131072 --value 1024 --reducers 8   GroupBy: maps x pairs key-value pairs of value bytes (1 GiB)
  * --sort-records 10000000                              sort: 100-byte records (1 GB)
  * --executors 2 --executor-memory 4g --runs 3 --png FILE --jobs groupby,sort
+ * --jfr DIR                                            executors write flight recordings (profiles) there
  * </pre>
  */
 public final class SparkShuffleBench {
@@ -48,6 +49,8 @@ public final class SparkShuffleBench {
     private int runs = 3;
     private Path png = Path.of("spark-shuffle/target/bench-spark.png");
     private List<String> jobs = List.of("groupby", "sort");
+    /** Where executors of the Creel runs write Java Flight Recordings, or null for none. */
+    private Path jfr;
 
     public static void main(String[] args) throws Exception {
         SparkShuffleBench b = new SparkShuffleBench();
@@ -69,6 +72,7 @@ public final class SparkShuffleBench {
                 case "--runs" -> runs = Integer.parseInt(need(args[i], v));
                 case "--png" -> png = Path.of(need(args[i], v));
                 case "--jobs" -> jobs = Arrays.asList(need(args[i], v).split(","));
+                case "--jfr" -> jfr = Path.of(need(args[i], v)).toAbsolutePath();
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
                         + " (see the class comment of " + SparkShuffleBench.class.getName() + ")");
             }
@@ -101,6 +105,11 @@ public final class SparkShuffleBench {
         if (creelAddress != null) {
             c.set("spark.shuffle.manager", CreelShuffleManager.class.getName())
                     .set(SparkCreelConf.NAMENODE_ADDRESS, creelAddress);
+        }
+        if (jfr != null) {
+            Files.createDirectories(jfr);
+            c.set("spark.executor.extraJavaOptions", "-XX:StartFlightRecording=settings=profile,filename="
+                    + jfr.resolve(name + "-executor-%p.jfr"));
         }
         return c;
     }
