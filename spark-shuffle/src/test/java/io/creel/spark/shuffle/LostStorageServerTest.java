@@ -41,6 +41,17 @@ class LostStorageServerTest {
         }
     }
 
+    private void awaitDead(int port) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (creel.cluster().namenode().status().servers().stream()
+                .noneMatch(s -> s.server().port() == port && s.state().equals("dead"))) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the namenode did not report the killed server dead within 30 s");
+            }
+            Thread.sleep(50);
+        }
+    }
+
     @Test
     void aDeadStorageServerMakesSparkRerunTheLostMapsAndTheJobStillSucceeds() throws Exception {
         creel = CreelTestCluster.start(64L << 20, 256L << 20, 2);
@@ -69,6 +80,9 @@ class LostStorageServerTest {
         // The map outputs stay registered; the next job goes straight to the reduce stage.
         StorageServerRuntime victim = creel.cluster().storageServers().get(0);
         victim.close();
+        // The namenode notices by missed heartbeats (1.5 s here) and stops allocating there; until then a
+        // rerun map may be given blocks on the dead server and fail, which Spark retries as it would anyway.
+        awaitDead(victim.info().port());
         assertEquals(expected, new TreeMap<>(sums.collectAsMap()), "after a storage server died");
         sc.sc().listenerBus().waitUntilEmpty(10_000);
         assertFalse(fetchFailures.isEmpty(), "the reducers reported the lost map outputs as fetch failures");
