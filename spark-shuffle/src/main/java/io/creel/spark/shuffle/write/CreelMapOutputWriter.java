@@ -46,6 +46,7 @@ public final class CreelMapOutputWriter implements ShuffleMapOutputWriter {
     private boolean finished;
     private boolean committed;
     private boolean aborted;
+    private boolean failureLogged;
 
     public CreelMapOutputWriter(CreelClient client, String path, int partitions, CreateOptions placement,
                                 Duration timeout, ShuffleWriteMetricsReporter metrics) {
@@ -106,6 +107,18 @@ public final class CreelMapOutputWriter implements ShuffleMapOutputWriter {
         }
     }
 
+    /**
+     * Logs a write failure before Spark sees it: Spark's serialized writer checks an assertion in a
+     * finally block that, with assertions on, replaces the exception that got it there.
+     */
+    private IOException logged(IOException e) {
+        if (!failureLogged) {
+            failureLogged = true;
+            LOG.warn("writing the map output {} failed: {}", path, e.toString());
+        }
+        return e;
+    }
+
     /** Deletes the file unless it was committed (the task failed or was killed before commit). */
     void abortIfUncommitted() {
         if (!committed) {
@@ -123,7 +136,7 @@ public final class CreelMapOutputWriter implements ShuffleMapOutputWriter {
             try {
                 node = Futures.await(client.create(path, NodeType.FILE, placement), timeout, "creating " + path);
             } catch (CreelException e) {
-                throw new IOException("cannot create the map output " + path + ": " + e.getMessage(), e);
+                throw logged(new IOException("cannot create the map output " + path + ": " + e.getMessage(), e));
             }
             out = node.outputStream();
         }
@@ -147,14 +160,22 @@ public final class CreelMapOutputWriter implements ShuffleMapOutputWriter {
                 @Override
                 public void write(int b) throws IOException {
                     check();
-                    stream().write(b);
+                    try {
+                        stream().write(b);
+                    } catch (IOException e) {
+                        throw logged(e);
+                    }
                     count(1);
                 }
 
                 @Override
                 public void write(byte[] b, int off, int len) throws IOException {
                     check();
-                    stream().write(b, off, len);
+                    try {
+                        stream().write(b, off, len);
+                    } catch (IOException e) {
+                        throw logged(e);
+                    }
                     count(len);
                 }
 
@@ -165,7 +186,7 @@ public final class CreelMapOutputWriter implements ShuffleMapOutputWriter {
 
                 private void check() throws IOException {
                     if (closed || finished || lastPartition != partition) {
-                        throw new IOException(path + ": partition " + partition + "'s stream is closed");
+                        throw logged(new IOException(path + ": partition " + partition + "'s stream is closed"));
                     }
                 }
             };
