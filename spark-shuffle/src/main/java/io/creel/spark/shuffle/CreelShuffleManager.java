@@ -1,0 +1,328 @@
+package io.creel.spark.shuffle;
+
+import io.creel.client.CreateOptions;
+import io.creel.client.CreelClient;
+import io.creel.client.Futures;
+import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
+import io.creel.common.namespace.NodeType;
+import io.creel.common.storage.runtime.HostIdentity;
+import io.creel.spark.shuffle.cleanup.ApplicationHeartbeat;
+import io.creel.spark.shuffle.format.ShufflePaths;
+import io.creel.spark.shuffle.read.CreelShuffleReader;
+import io.creel.spark.shuffle.read.MapOutputCatalog;
+import io.creel.spark.shuffle.write.CreelMapOutputWriters;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.spark.ShuffleDependency;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.TaskContext;
+import org.apache.spark.shuffle.ShuffleBlockResolver;
+import org.apache.spark.shuffle.ShuffleHandle;
+import org.apache.spark.shuffle.ShuffleManager;
+import org.apache.spark.shuffle.ShuffleReadMetricsReporter;
+import org.apache.spark.shuffle.ShuffleReader;
+import org.apache.spark.shuffle.ShuffleWriteMetricsReporter;
+import org.apache.spark.shuffle.ShuffleWriter;
+import org.apache.spark.shuffle.sort.BypassMergeSortShuffleHandle;
+import org.apache.spark.shuffle.sort.CreelBypassMergeWriters;
+import org.apache.spark.shuffle.sort.SerializedShuffleHandle;
+import org.apache.spark.shuffle.sort.SortShuffleManager;
+import org.apache.spark.shuffle.sort.SortShuffleWriter;
+import org.apache.spark.shuffle.sort.UnsafeShuffleWriter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Spark's {@code spark.shuffle.manager} for Creel: map tasks write their output into Creel, reduce
+ * tasks read it from there, so shuffle data does not live in (or die with) executors.
+ *
+ * <p>Map side: Spark's own writers (bypass-merge, serialized, sort — chosen as Spark's sort
+ * shuffle chooses) do the partitioning, map-side combining and spilling; their output goes through
+ * {@link CreelMapOutputWriters} into one Creel File per map task attempt. Reduce side:
+ * {@link CreelShuffleReader} reads the byte ranges it needs straight from those Files and
+ * aggregates and sorts as Spark does.
+ *
+ * <p>A shuffle whose serializer cannot relocate serialized records (Java serialization) falls back
+ * to Spark's sort shuffle (logged once per shuffle), as does every shuffle when
+ * {@code spark.shuffle.useOldFetchProtocol} is on (map ids are then not attempt ids).
+ *
+ * <p>One instance per JVM: the driver's registers shuffles, creates and removes their directories;
+ * executors' write and read. In local mode one instance does both.
+ */
+public final class CreelShuffleManager implements ShuffleManager {
+    private static final Logger LOG = LoggerFactory.getLogger(CreelShuffleManager.class);
+    static final String PLUGIN_KEY = "spark.shuffle.sort.io.plugin.class";
+    private static final String LOCAL_DISK_PLUGIN = "org.apache.spark.shuffle.sort.io.LocalDiskShuffleDataIO";
+
+    private final SparkConf conf;
+    private final boolean isDriver;
+    private final SparkCreelConf settings;
+    /** Shuffles that do not go through Creel, and the resolver serving their local files. */
+    private final SortShuffleManager fallback;
+    private final Set<Integer> creelShuffles = ConcurrentHashMap.newKeySet();
+    private final Map<Integer, String> fallbacks = new ConcurrentHashMap<>();
+    private volatile CreelClient client;
+    private volatile MapOutputCatalog catalog;
+    private volatile String appDir;
+    private ApplicationHeartbeat heartbeat;
+    private boolean stopped;
+
+    public CreelShuffleManager(SparkConf conf, boolean isDriver) {
+        this.conf = conf;
+        this.isDriver = isDriver;
+        this.settings = SparkCreelConf.from(conf);
+        if (isDriver) {
+            String plugin = conf.get(PLUGIN_KEY, LOCAL_DISK_PLUGIN);
+            if (plugin.equals(LOCAL_DISK_PLUGIN)) {
+                // SparkContext loads its driver components after the shuffle manager: this makes it
+                // declare reliable storage without a second key for the user to set.
+                conf.set(PLUGIN_KEY, CreelShuffleDataIO.class.getName());
+            } else if (!plugin.equals(CreelShuffleDataIO.class.getName())) {
+                LOG.warn("{} is {}, not {}: Spark will not know that Creel's shuffle data outlives executors and "
+                        + "reruns maps of lost executors", PLUGIN_KEY, plugin, CreelShuffleDataIO.class.getName());
+            }
+        }
+        // The fallback writes local files as Spark's sort shuffle does: with Creel's plugin set it gets
+        // Spark's local-disk executor components (CreelShuffleDataIO.executor()).
+        this.fallback = new SortShuffleManager(conf);
+    }
+
+    /** The settings read from {@code spark.creel.*}. */
+    public SparkCreelConf settings() {
+        return settings;
+    }
+
+    /** Shuffles registered here that fell back to Spark's sort shuffle, with the reason logged for each. */
+    public Map<Integer, String> fallbacks() {
+        return Map.copyOf(fallbacks);
+    }
+
+    /** This JVM's Creel client, connected on first use. */
+    public CreelClient client() {
+        CreelClient c = client;
+        if (c == null) {
+            synchronized (this) {
+                if (stopped) {
+                    throw new IllegalStateException("the Creel shuffle manager is stopped");
+                }
+                if (client == null) {
+                    client = CreelClient.connect(settings.creel());
+                }
+                c = client;
+            }
+        }
+        return c;
+    }
+
+    private MapOutputCatalog catalog() {
+        MapOutputCatalog c = catalog;
+        if (c == null) {
+            synchronized (this) {
+                if (catalog == null) {
+                    catalog = new MapOutputCatalog(client(), settings.indexCacheBytes(), timeout());
+                }
+                c = catalog;
+            }
+        }
+        return c;
+    }
+
+    private Duration timeout() {
+        return client().requestTimeout();
+    }
+
+    @Override
+    public <K, V, C> ShuffleHandle registerShuffle(int shuffleId, ShuffleDependency<K, V, C> dependency) {
+        String reason = fallbackReason(dependency);
+        if (reason != null) {
+            fallbacks.put(shuffleId, reason);
+            LOG.info("shuffle {} uses Spark's sort shuffle, not Creel: {}", shuffleId, reason);
+            return fallback.registerShuffle(shuffleId, dependency);
+        }
+        String dir = ShufflePaths.shuffleDir(applicationDirectory(), shuffleId);
+        createDirectory(dir);
+        creelShuffles.add(shuffleId);
+        CreelShuffleHandle.WriterKind kind;
+        if (SortShuffleWriter.shouldBypassMergeSort(conf, dependency)) {
+            kind = CreelShuffleHandle.WriterKind.BYPASS_MERGE;
+        } else if (SortShuffleManager.canUseSerializedShuffle(dependency)) {
+            kind = CreelShuffleHandle.WriterKind.SERIALIZED;
+        } else {
+            kind = CreelShuffleHandle.WriterKind.SORT;
+        }
+        LOG.debug("shuffle {} goes through Creel at {} ({} writer)", shuffleId, dir, kind);
+        return new CreelShuffleHandle<>(shuffleId, dependency, dir, kind);
+    }
+
+    /** Why a shuffle cannot go through Creel, or null if it can. */
+    private String fallbackReason(ShuffleDependency<?, ?, ?> dependency) {
+        if (!dependency.serializer().supportsRelocationOfSerializedObjects()) {
+            return "its serializer " + dependency.serializer().getClass().getName()
+                    + " cannot relocate serialized records (use Kryo, or Spark SQL's row serializer)";
+        }
+        if (conf.getBoolean("spark.shuffle.useOldFetchProtocol", false)) {
+            return "spark.shuffle.useOldFetchProtocol is on, so map ids do not tell task attempts apart";
+        }
+        return null;
+    }
+
+    /** The application's directory, made (with the root and the heartbeat) on the first shuffle. */
+    private synchronized String applicationDirectory() {
+        if (appDir == null) {
+            String appId = conf.getAppId();
+            String attempt = conf.get("spark.app.attempt.id", "");
+            String name = attempt.isEmpty() ? appId : appId + "_" + attempt;
+            createDirectory(settings.root());
+            String dir = ShufflePaths.appDir(settings.root(), name);
+            createDirectory(dir);
+            heartbeat = ApplicationHeartbeat.start(client(), settings.root(), name, settings.heartbeat());
+            appDir = dir;
+        }
+        return appDir;
+    }
+
+    private void createDirectory(String path) {
+        try {
+            Futures.await(client().create(path, NodeType.DIRECTORY), timeout(), "creating " + path);
+        } catch (CreelException e) {
+            if (e.code() != ErrorCode.ALREADY_EXISTS) {
+                throw new CreelException(e.code(), "cannot create the shuffle directory " + path + " in Creel ("
+                        + settings.creel().get(io.creel.common.conf.ConfKeys.NAMENODE_ADDRESS) + "): "
+                        + e.getMessage(), e);
+            }
+        }
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <K, V> ShuffleWriter<K, V> getWriter(ShuffleHandle handle, long mapId, TaskContext context,
+                                                ShuffleWriteMetricsReporter metrics) {
+        if (!(handle instanceof CreelShuffleHandle)) {
+            return fallback.getWriter(handle, mapId, context, metrics);
+        }
+        CreelShuffleHandle<K, V, ?> h = (CreelShuffleHandle<K, V, ?>) handle;
+        CreateOptions placement = CreateOptions.defaults().withStorageClass(settings.storageClass());
+        if (settings.preferLocal()) {
+            placement = placement.withLocationClass(HostIdentity.hostName());
+        }
+        CreelMapOutputWriters outputs = new CreelMapOutputWriters(client(), h.directory(), context.partitionId(),
+                placement, timeout(), metrics, context);
+        SparkEnv env = SparkEnv.get();
+        ShuffleDependency<K, V, V> dep = (ShuffleDependency<K, V, V>) h.dependency();
+        return switch (h.writerKind()) {
+            case BYPASS_MERGE -> bypassMerge(env, new BypassMergeSortShuffleHandle<>(h.shuffleId(), dep), mapId,
+                    metrics, outputs);
+            case SERIALIZED -> serialized(env, new SerializedShuffleHandle<>(h.shuffleId(), dep), mapId, context,
+                    metrics, outputs);
+            case SORT -> new SortShuffleWriter<>(h, mapId, context, metrics, outputs);
+        };
+    }
+
+    private static <K, V> ShuffleWriter<K, V> bypassMerge(SparkEnv env, BypassMergeSortShuffleHandle<K, V> handle,
+                                                         long mapId, ShuffleWriteMetricsReporter metrics,
+                                                         CreelMapOutputWriters outputs) {
+        try {
+            return CreelBypassMergeWriters.create(env.blockManager(), handle, mapId, env.conf(), metrics, outputs);
+        } catch (org.apache.spark.SparkException e) {
+            throw new IllegalStateException("cannot make the bypass-merge writer of shuffle " + handle.shuffleId()
+                    + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static <K, V> ShuffleWriter<K, V> serialized(SparkEnv env, SerializedShuffleHandle<K, V> handle, long mapId,
+                                                        TaskContext context, ShuffleWriteMetricsReporter metrics,
+                                                        CreelMapOutputWriters outputs) {
+        try {
+            return new UnsafeShuffleWriter<>(env.blockManager(), context.taskMemoryManager(), handle, mapId, context,
+                    env.conf(), metrics, outputs);
+        } catch (org.apache.spark.SparkException e) {
+            throw new IllegalStateException("cannot make the serialized writer of shuffle " + handle.shuffleId()
+                    + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <K, C> ShuffleReader<K, C> getReader(ShuffleHandle handle, int startMapIndex, int endMapIndex,
+                                                int startPartition, int endPartition, TaskContext context,
+                                                ShuffleReadMetricsReporter metrics) {
+        if (!(handle instanceof CreelShuffleHandle)) {
+            return fallback.getReader(handle, startMapIndex, endMapIndex, startPartition, endPartition, context,
+                    metrics);
+        }
+        return new CreelShuffleReader<>((CreelShuffleHandle<K, ?, C>) handle, startMapIndex, endMapIndex,
+                startPartition, endPartition, context, metrics, catalog(), settings);
+    }
+
+    /**
+     * Forgets a shuffle. On the driver this removes its Creel directory with every map output in it
+     * (Spark calls this on the driver and every executor when the shuffle is no longer referenced);
+     * executors drop their cached indexes of it.
+     */
+    @Override
+    public boolean unregisterShuffle(int shuffleId) {
+        boolean ok = fallback.unregisterShuffle(shuffleId);
+        fallbacks.remove(shuffleId);
+        MapOutputCatalog c = catalog;
+        if (c != null) {
+            c.forget(shuffleId);
+        }
+        String dir = appDir;
+        if (isDriver && dir != null && creelShuffles.remove(shuffleId)) {
+            ok &= delete(client(), ShufflePaths.shuffleDir(dir, shuffleId));
+        }
+        return ok;
+    }
+
+    private static boolean delete(CreelClient c, String path) {
+        try {
+            Futures.await(c.delete(path, true), c.requestTimeout(), "removing " + path);
+            return true;
+        } catch (CreelException e) {
+            if (e.code() == ErrorCode.NOT_FOUND) {
+                return true;
+            }
+            LOG.warn("could not remove shuffle data {} from Creel: {}", path, e.getMessage());
+            return false;
+        }
+    }
+
+    @Override
+    public ShuffleBlockResolver shuffleBlockResolver() {
+        return fallback.shuffleBlockResolver();
+    }
+
+    /** On the driver, removes the application's shuffle data; then closes the Creel client. */
+    @Override
+    public void stop() {
+        ApplicationHeartbeat hb;
+        String dir;
+        CreelClient c;
+        synchronized (this) {
+            if (stopped) {
+                return;
+            }
+            stopped = true;
+            hb = heartbeat;
+            dir = appDir;
+            c = client;
+        }
+        try {
+            fallback.stop();
+            if (c != null && isDriver && dir != null) {
+                delete(c, dir);
+            }
+            if (hb != null) {
+                hb.stop(); // after the data is gone: a crash in between leaves a heartbeat, and the cleaner's age rule
+            }
+        } finally {
+            if (c != null) {
+                c.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,180 @@
+package io.creel.spark.shuffle.cleanup;
+
+import io.creel.client.CreelClient;
+import io.creel.client.DirectoryEntry;
+import io.creel.client.Futures;
+import io.creel.common.conf.ConfKeys;
+import io.creel.common.conf.ConfValues;
+import io.creel.common.conf.CreelConf;
+import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
+import io.creel.common.namespace.NodeType;
+import io.creel.spark.shuffle.SparkCreelConf;
+import io.creel.spark.shuffle.format.ShufflePaths;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+/**
+ * Finds and removes the shuffle data of Spark applications that ended without removing it (their
+ * driver crashed or was killed): every application directory under the shuffle root whose
+ * heartbeat ({@link ApplicationHeartbeat}) is older than a threshold, or that has no heartbeat and
+ * was last changed before it. Running applications rewrite their heartbeat every
+ * {@code spark.creel.shuffle.heartbeatInterval} (30 s), so a threshold of several intervals never
+ * touches them.
+ *
+ * <pre>
+ * java -cp creel-spark-VERSION.jar io.creel.spark.shuffle.cleanup.StaleShuffleCleaner \
+ *     [--namenode creel://host:port] [--root /spark-shuffle] [--older-than 10m] [--dry-run]
+ * </pre>
+ */
+public final class StaleShuffleCleaner {
+    /** The default age after which an application without a fresh heartbeat counts as gone. */
+    public static final Duration DEFAULT_OLDER_THAN = Duration.ofMinutes(10);
+
+    private final CreelClient client;
+    private final String root;
+    private final LongSupplier clock;
+
+    /** What the cleaner found about one application. */
+    public record Finding(String app, String path, long lastSignMillis, boolean heartbeat, boolean stale,
+                          boolean removed) {
+    }
+
+    public StaleShuffleCleaner(CreelClient client, String root, LongSupplier clock) {
+        this.client = client;
+        this.root = root;
+        this.clock = clock;
+    }
+
+    /**
+     * Looks at every application under the root; with {@code remove}, deletes the stale ones'
+     * directories and heartbeats.
+     */
+    public List<Finding> run(Duration olderThan, boolean remove) {
+        Duration timeout = client.requestTimeout();
+        List<DirectoryEntry> entries;
+        try {
+            entries = Futures.await(client.list(root), timeout, "listing " + root);
+        } catch (CreelException e) {
+            if (e.code() == ErrorCode.NOT_FOUND) {
+                return List.of();
+            }
+            throw e;
+        }
+        String table = ShufflePaths.liveTable(root);
+        Map<String, Long> beats = new HashMap<>();
+        boolean hasTable = entries.stream().anyMatch(e -> e.name().equals(ShufflePaths.LIVE_TABLE));
+        if (hasTable) {
+            for (DirectoryEntry kv : Futures.await(client.list(table), timeout, "listing " + table)) {
+                ByteBuffer v = Futures.await(client.getValue(table, kv.name()), timeout, "reading " + kv.path());
+                beats.put(kv.name(), ApplicationHeartbeat.decode(v));
+            }
+        }
+        long now = clock.getAsLong();
+        List<Finding> out = new ArrayList<>();
+        Map<String, Boolean> seen = new LinkedHashMap<>();
+        for (DirectoryEntry e : entries) {
+            if (e.info().type() != NodeType.DIRECTORY) {
+                continue;
+            }
+            Long beat = beats.get(e.name());
+            long sign = beat != null && beat >= 0 ? beat : e.info().modifiedMillis();
+            boolean stale = now - sign > olderThan.toMillis();
+            boolean removed = false;
+            if (stale && remove) {
+                removed = delete(e.path(), true) && (beat == null || delete(table + "/" + e.name(), false));
+            }
+            seen.put(e.name(), true);
+            out.add(new Finding(e.name(), e.path(), sign, beat != null, stale, removed));
+        }
+        // Heartbeats whose application directory is gone (a crash between the two removals at stop).
+        for (Map.Entry<String, Long> b : beats.entrySet()) {
+            if (!seen.containsKey(b.getKey()) && now - b.getValue() > olderThan.toMillis()) {
+                boolean removed = remove && delete(table + "/" + b.getKey(), false);
+                out.add(new Finding(b.getKey(), table + "/" + b.getKey(), b.getValue(), true, true, removed));
+            }
+        }
+        return out;
+    }
+
+    private boolean delete(String path, boolean recursive) {
+        try {
+            Futures.await(client.delete(path, recursive), client.requestTimeout(), "removing " + path);
+            return true;
+        } catch (CreelException e) {
+            return e.code() == ErrorCode.NOT_FOUND;
+        }
+    }
+
+    /** The command: prints one line per application and exits 0, or 2 on bad arguments, 1 on a Creel error. */
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        String root = SparkCreelConf.ROOT_DEFAULT;
+        Duration olderThan = DEFAULT_OLDER_THAN;
+        boolean dryRun = false;
+        try {
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--namenode" -> settings.put(ConfKeys.NAMENODE_ADDRESS.name(), value(args, ++i));
+                    case "--root" -> root = value(args, ++i);
+                    case "--older-than" -> olderThan = ConfValues.parseDuration(value(args, ++i));
+                    case "--dry-run" -> dryRun = true;
+                    case "--conf" -> {
+                        String kv = value(args, ++i);
+                        int eq = kv.indexOf('=');
+                        if (eq <= 0) {
+                            throw new IllegalArgumentException("--conf needs key=value: " + kv);
+                        }
+                        settings.put(kv.substring(0, eq), kv.substring(eq + 1));
+                    }
+                    case "-h", "--help" -> {
+                        out.println("usage: StaleShuffleCleaner [--namenode creel://host:port] [--root DIR] "
+                                + "[--older-than DURATION] [--dry-run] [--conf key=value]...");
+                        return 0;
+                    }
+                    default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+                }
+            }
+        } catch (IllegalArgumentException e) {
+            err.println("creel spark-cleanup: " + e.getMessage());
+            return 2;
+        }
+        try {
+            CreelConf conf = CreelConf.load(CreelConf.locateSiteFile(null), settings);
+            try (CreelClient client = CreelClient.connect(conf)) {
+                List<Finding> found = new StaleShuffleCleaner(client, root, System::currentTimeMillis)
+                        .run(olderThan, !dryRun);
+                long now = System.currentTimeMillis();
+                for (Finding f : found) {
+                    String state = !f.stale() ? "live" : f.removed() ? "removed" : dryRun ? "stale" : "stale, not removed";
+                    out.printf("%-40s %-20s last sign of life %ds ago%s%n", f.app(), state,
+                            (now - f.lastSignMillis()) / 1000, f.heartbeat() ? "" : " (no heartbeat: directory age)");
+                }
+                out.printf("%d application(s), %d stale, %d removed%n", found.size(),
+                        found.stream().filter(Finding::stale).count(), found.stream().filter(Finding::removed).count());
+            }
+            return 0;
+        } catch (CreelException e) {
+            err.println("creel spark-cleanup: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private static String value(String[] args, int i) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(args[i - 1] + " needs a value");
+        }
+        return args[i];
+    }
+}

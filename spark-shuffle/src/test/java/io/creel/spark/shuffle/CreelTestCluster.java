@@ -1,0 +1,113 @@
+package io.creel.spark.shuffle;
+
+import io.creel.common.conf.ConfKeys;
+import io.creel.launcher.LocalCluster;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+import org.apache.spark.SparkConf;
+
+/**
+ * A Creel cluster for Spark tests: a namenode, a DRAM server (its regions under /dev/shm, so
+ * same-host clients map them) and a disk server, 64 KiB blocks (a small map output still takes a
+ * whole block), and fast failure detection so a killed server is noticed within seconds.
+ */
+public final class CreelTestCluster implements AutoCloseable {
+    private final LocalCluster cluster;
+    private final Path dram;
+    private final Path disk;
+
+    private CreelTestCluster(LocalCluster cluster, Path dram, Path disk) {
+        this.cluster = cluster;
+        this.dram = dram;
+        this.disk = disk;
+    }
+
+    public static CreelTestCluster start(long dramBytes, long diskBytes) {
+        return start(dramBytes, diskBytes, 1);
+    }
+
+    /** A cluster with {@code dramServers} DRAM servers of {@code dramBytes} each and one disk server. */
+    public static CreelTestCluster start(long dramBytes, long diskBytes, int dramServers) {
+        try {
+            Path dram = Files.createTempDirectory(Path.of("/dev/shm"), "creel-spark-test-");
+            Path disk = Files.createTempDirectory("creel-spark-test-disk-");
+            LocalCluster c = LocalCluster.builder().dram(dramBytes).disk(diskBytes).servers(dramServers, 1)
+                    .dramDir(dram).diskDir(disk)
+                    .set(ConfKeys.BLOCK_SIZE, "64k")
+                    .set(ConfKeys.STORAGE_REGION_SIZE, "4m")
+                    .set(ConfKeys.STORAGE_HEARTBEAT_INTERVAL, "200ms")
+                    .set(ConfKeys.NAMENODE_SERVER_TIMEOUT, "1500ms")
+                    .set(ConfKeys.NAMENODE_REUSE_DELAY, "1s")
+                    .set(ConfKeys.CLIENT_REQUEST_TIMEOUT, "10s")
+                    .set(ConfKeys.CLIENT_CONNECT_TIMEOUT, "2s")
+                    .start();
+            return new CreelTestCluster(c, dram, disk);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Where the DRAM servers keep their region files. */
+    public Path dramDir() {
+        return dram;
+    }
+
+    public LocalCluster cluster() {
+        return cluster;
+    }
+
+    /** The namenode address as executors and drivers reach it. */
+    public String address() {
+        return cluster.address().toUri();
+    }
+
+    /** Spark settings that send every shuffle through this cluster. */
+    public SparkConf sparkConf(String master, String appName) {
+        return new SparkConf().setMaster(master).setAppName(appName)
+                .set("spark.shuffle.manager", CreelShuffleManager.class.getName())
+                .set(SparkCreelConf.NAMENODE_ADDRESS, address())
+                .set(SparkCreelConf.PASS_THROUGH_PREFIX + ConfKeys.BLOCK_SIZE.name(), "64k")
+                .set(SparkCreelConf.PASS_THROUGH_PREFIX + ConfKeys.CLIENT_REQUEST_TIMEOUT.name(), "10s")
+                .set(SparkCreelConf.PASS_THROUGH_PREFIX + ConfKeys.CLIENT_CONNECT_TIMEOUT.name(), "2s")
+                .set("spark.serializer", "org.apache.spark.serializer.KryoSerializer")
+                .set("spark.ui.enabled", "false")
+                .set("spark.sql.shuffle.partitions", "8")
+                .set("spark.driver.host", "127.0.0.1")
+                .set("spark.driver.bindAddress", "127.0.0.1");
+    }
+
+    /** Spark settings for the same job with Spark's own sort shuffle. */
+    public static SparkConf vanillaConf(String master, String appName) {
+        return new SparkConf().setMaster(master).setAppName(appName)
+                .set("spark.serializer", "org.apache.spark.serializer.KryoSerializer")
+                .set("spark.ui.enabled", "false")
+                .set("spark.sql.shuffle.partitions", "8")
+                .set("spark.driver.host", "127.0.0.1")
+                .set("spark.driver.bindAddress", "127.0.0.1");
+    }
+
+    @Override
+    public void close() {
+        try {
+            cluster.close();
+        } finally {
+            deleteTree(dram);
+            deleteTree(disk);
+        }
+    }
+
+    static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(root)) {
+            s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package io.creel.spark.shuffle;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.creel.common.conf.ConfKeys;
+import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
+import java.time.Duration;
+import org.apache.spark.SparkConf;
+import org.junit.jupiter.api.Test;
+
+class SparkCreelConfTest {
+    @Test
+    void defaultsAreTheDocumentedOnes() {
+        SparkCreelConf c = SparkCreelConf.from(new SparkConf(false));
+        assertEquals("/spark-shuffle", c.root());
+        assertEquals("", c.storageClass());
+        assertTrue(c.preferLocal());
+        assertEquals(48L << 20, c.maxBytesInFlight(), "spark.reducer.maxSizeInFlight's default");
+        assertEquals(4 << 20, c.readChunk());
+        assertEquals(64L << 20, c.indexCacheBytes());
+        assertEquals(Duration.ofSeconds(30), c.heartbeat());
+        assertEquals("creel://localhost:9060", c.creel().get(ConfKeys.NAMENODE_ADDRESS).get(0).toUri());
+    }
+
+    @Test
+    void sparkCreelKeysMapOntoCreelKeys() {
+        SparkCreelConf c = SparkCreelConf.from(new SparkConf(false)
+                .set("spark.creel.namenode.address", "creel://nn1:9000,creel://nn2:9000")
+                .set("spark.creel.conf.creel.block.size", "64k")
+                .set("spark.creel.shuffle.root", "/tmp-shuffle/")
+                .set("spark.creel.shuffle.storageClass", "disk")
+                .set("spark.creel.shuffle.preferLocal", "false")
+                .set("spark.reducer.maxSizeInFlight", "96")
+                .set("spark.creel.shuffle.readChunk", "1m"));
+        assertEquals(2, c.creel().get(ConfKeys.NAMENODE_ADDRESS).size());
+        assertEquals(64 << 10, c.creel().get(ConfKeys.BLOCK_SIZE));
+        assertEquals("/tmp-shuffle", c.root());
+        assertEquals("disk", c.storageClass());
+        assertEquals(false, c.preferLocal());
+        assertEquals(96L << 20, c.maxBytesInFlight(), "a bare maxSizeInFlight is in MiB, as in Spark");
+        assertEquals(1 << 20, c.readChunk());
+    }
+
+    @Test
+    void badValuesNameTheirKey() {
+        assertKey("spark.creel.conf.creel.block.size", "3k", "creel.block.size");
+        assertKey("spark.creel.shuffle.root", "/", SparkCreelConf.ROOT);
+        assertKey("spark.creel.shuffle.root", "relative", SparkCreelConf.ROOT);
+        assertKey("spark.creel.shuffle.readChunk", "1k", SparkCreelConf.READ_CHUNK);
+        assertKey("spark.creel.shuffle.heartbeatInterval", "0s", SparkCreelConf.HEARTBEAT);
+        assertKey("spark.creel.shuffle.preferLocal", "maybe", SparkCreelConf.PREFER_LOCAL);
+        assertKey("spark.creel.conf.creel.no.such.key", "1", "creel.no.such.key");
+    }
+
+    private static void assertKey(String key, String value, String named) {
+        CreelException e = assertThrows(CreelException.class,
+                () -> SparkCreelConf.from(new SparkConf(false).set(key, value)));
+        assertEquals(ErrorCode.CONFIGURATION, e.code());
+        assertTrue(e.getMessage().contains(named), e.getMessage());
+    }
+}

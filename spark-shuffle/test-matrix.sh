@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Runs every spark-shuffle test (the default suite, ShadedJarIT and the heavy "matrix" tests) against
+# each supported Spark line with ONE build of the plugin: the jar is built once against Spark 4.0.4,
+# then for each line only the tests are recompiled (-Dmaven.main.skip keeps the classes under test,
+# and the shaded jar repackages those same classes) and run with that Spark on the class path.
+#
+#   spark-shuffle/test-matrix.sh                 # 4.0.4 4.1.3 4.2.0
+#   CREEL_SPARK_VERSIONS="4.1.3" spark-shuffle/test-matrix.sh
+#   CREEL_SPARK_GROUPS=default spark-shuffle/test-matrix.sh   # skip the heavy tests
+#
+# Ends with one line "N passed, N failed" over the lines tried; exit code 1 if any failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+versions="${CREEL_SPARK_VERSIONS:-4.0.4 4.1.3 4.2.0}"
+if [ "${CREEL_SPARK_GROUPS:-all}" = default ]; then
+  excluded=matrix
+else
+  excluded=
+fi
+mvn=(mvn -B -q -pl spark-shuffle -am)
+# Surefire runs only this module's *Test classes (-am would run the upstream modules' tests too);
+# failsafe keeps its default (*IT: ShadedJarIT), and only this module binds it.
+only_spark=(-Dtest='io.creel.spark.**.*Test' -Dsurefire.failIfNoSpecifiedTests=false)
+
+echo "== building the plugin once, against Spark 4.0.4"
+if ! "${mvn[@]}" package -DskipTests; then
+  echo "build failed"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+
+passed=0
+failed=0
+for v in $versions; do
+  echo "== Spark $v"
+  start=$(date +%s)
+  rm -rf spark-shuffle/target/surefire-reports spark-shuffle/target/failsafe-reports
+  if nice "${mvn[@]}" verify -Dspark.version="$v" -Dmaven.main.skip=true \
+      -Dspark.test.excludedGroups="$excluded" -Dspark.test.groups= "${only_spark[@]}"; then
+    passed=$((passed + 1))
+    result=passed
+  else
+    failed=$((failed + 1))
+    result=FAILED
+  fi
+  reports=spark-shuffle/target/surefire-reports
+  tests=$(cat "$reports"/TEST-*.xml spark-shuffle/target/failsafe-reports/TEST-*.xml 2>/dev/null \
+    | grep -o '<testsuite [^>]*tests="[0-9]*"' | grep -o 'tests="[0-9]*"' | grep -o '[0-9]*' | paste -sd+ | bc)
+  echo "Spark $v: $result, ${tests:-0} tests, $(( $(date +%s) - start )) s"
+done
+echo "spark-matrix: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
