@@ -1,7 +1,8 @@
 package io.creel.spark.bench;
 
+import io.creel.storage.StorageKeys;
 import io.creel.common.conf.ConfKeys;
-import io.creel.launcher.LocalCluster;
+import io.creel.minicluster.MiniCluster;
 import io.creel.spark.shuffle.CreelShuffleManager;
 import io.creel.spark.shuffle.SparkCreelConf;
 import java.io.IOException;
@@ -205,8 +206,8 @@ public final class SparkShuffleBench {
         Path disk = Files.createTempDirectory("creel-spark-bench-disk-");
         Map<String, Double> vanilla;
         Map<String, Double> creel;
-        try (LocalCluster cluster = LocalCluster.builder().dram(6L << 30).disk(8L << 30).dramDir(dram).diskDir(disk)
-                .set(ConfKeys.STORAGE_REGION_SIZE, "64m").start()) {
+        try (MiniCluster cluster = MiniCluster.builder().dram(6L << 30).disk(8L << 30).dramDir(dram).diskDir(disk)
+                .set(StorageKeys.REGION_SIZE, "64m").start()) {
             System.out.println("vanilla (Spark's sort shuffle):");
             vanilla = runAll(conf("bench-vanilla", null));
             System.out.println("Creel (" + cluster.address().toUri() + "):");

@@ -1,7 +1,9 @@
 package io.creel.spark.shuffle;
 
+import io.creel.storage.StorageKeys;
+import io.creel.namenode.NamenodeKeys;
 import io.creel.common.conf.ConfKeys;
-import io.creel.launcher.LocalCluster;
+import io.creel.minicluster.MiniCluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -16,11 +18,11 @@ import org.apache.spark.SparkConf;
  * whole block), and fast failure detection so a killed server is noticed within seconds.
  */
 public final class CreelTestCluster implements AutoCloseable {
-    private final LocalCluster cluster;
+    private final MiniCluster cluster;
     private final Path dram;
     private final Path disk;
 
-    private CreelTestCluster(LocalCluster cluster, Path dram, Path disk) {
+    private CreelTestCluster(MiniCluster cluster, Path dram, Path disk) {
         this.cluster = cluster;
         this.dram = dram;
         this.disk = disk;
@@ -35,13 +37,13 @@ public final class CreelTestCluster implements AutoCloseable {
         try {
             Path dram = Files.createTempDirectory(Path.of("/dev/shm"), "creel-spark-test-");
             Path disk = Files.createTempDirectory("creel-spark-test-disk-");
-            LocalCluster c = LocalCluster.builder().dram(dramBytes).disk(diskBytes).servers(dramServers, 1)
+            MiniCluster c = MiniCluster.builder().dram(dramBytes).disk(diskBytes).servers(dramServers, 1)
                     .dramDir(dram).diskDir(disk)
                     .set(ConfKeys.BLOCK_SIZE, "64k")
-                    .set(ConfKeys.STORAGE_REGION_SIZE, "4m")
-                    .set(ConfKeys.STORAGE_HEARTBEAT_INTERVAL, "200ms")
-                    .set(ConfKeys.NAMENODE_SERVER_TIMEOUT, "1500ms")
-                    .set(ConfKeys.NAMENODE_REUSE_DELAY, "1s")
+                    .set(StorageKeys.REGION_SIZE, "4m")
+                    .set(StorageKeys.HEARTBEAT_INTERVAL, "200ms")
+                    .set(NamenodeKeys.SERVER_TIMEOUT, "1500ms")
+                    .set(NamenodeKeys.REUSE_DELAY, "1s")
                     .set(ConfKeys.CLIENT_REQUEST_TIMEOUT, "10s")
                     .set(ConfKeys.CLIENT_CONNECT_TIMEOUT, "2s")
                     .start();
@@ -56,7 +58,7 @@ public final class CreelTestCluster implements AutoCloseable {
         return dram;
     }
 
-    public LocalCluster cluster() {
+    public MiniCluster cluster() {
         return cluster;
     }
 

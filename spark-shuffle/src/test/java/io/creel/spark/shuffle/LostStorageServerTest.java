@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.creel.common.storage.runtime.StorageServerRuntime;
+import io.creel.storage.runtime.StorageServerRuntime;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

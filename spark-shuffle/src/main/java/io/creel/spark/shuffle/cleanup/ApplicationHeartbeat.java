@@ -5,7 +5,7 @@ import io.creel.client.Futures;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.NodeType;
-import io.creel.common.storage.runtime.HostIdentity;
+import io.creel.common.net.HostIdentity;
 import io.creel.spark.shuffle.format.ShufflePaths;
 import java.nio.ByteBuffer;
 import java.time.Duration;

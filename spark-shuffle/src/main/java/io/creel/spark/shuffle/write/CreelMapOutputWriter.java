@@ -46,7 +46,8 @@ public final class CreelMapOutputWriter implements ShuffleMapOutputWriter {
     private boolean finished;
     private boolean committed;
     private boolean aborted;
-    private boolean failureLogged;
+    /** The first write failure; once set, the writer can only fail. */
+    private IOException failure;
 
     public CreelMapOutputWriter(CreelClient client, String path, int partitions, CreateOptions placement,
                                 Duration timeout, ShuffleWriteMetricsReporter metrics) {
@@ -77,6 +78,12 @@ public final class CreelMapOutputWriter implements ShuffleMapOutputWriter {
             throw new IOException(path + ": the map output is already committed or aborted");
         }
         finished = true;
+        if (failure != null) {
+            // A writer that saw a failure can only fail: Spark's writers may go on to commit after a
+            // partition's stream failed, and committing then would publish lengths over missing bytes.
+            throw new IOException(path + ": not committed, a write of this map output failed: " + failure.getMessage(),
+                    failure);
+        }
         if (out == null) {
             committed = true;
             return MapOutputCommitMessage.of(lengths.clone());
@@ -112,8 +119,8 @@ public final class CreelMapOutputWriter implements ShuffleMapOutputWriter {
      * finally block that, with assertions on, replaces the exception that got it there.
      */
     private IOException logged(IOException e) {
-        if (!failureLogged) {
-            failureLogged = true;
+        if (failure == null) {
+            failure = e;
             LOG.warn("writing the map output {} failed: {}", path, e.toString());
         }
         return e;

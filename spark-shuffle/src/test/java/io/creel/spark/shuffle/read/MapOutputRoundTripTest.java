@@ -177,6 +177,19 @@ class MapOutputRoundTripTest {
     }
 
     @Test
+    void aWriterWhoseWriteFailedRefusesToCommitSoNoMapReportsMissingBytesAsEmpty() throws Exception {
+        // The map output cannot be created (its shuffle directory does not exist): the write fails, and
+        // a commit after it must fail too, never report the partition as written with zero bytes.
+        CreelMapOutputWriter w = writer("/no-such-shuffle/map-0-1", 2);
+        OutputStream out = w.getPartitionWriter(0).openStream();
+        IOException write = assertThrows(IOException.class, () -> out.write(new byte[100]));
+        assertTrue(write.getMessage().contains("cannot create the map output"), write.getMessage());
+        IOException commit = assertThrows(IOException.class, () -> w.commitAllPartitions(new long[0]));
+        assertTrue(commit.getMessage().contains("not committed"), commit.getMessage());
+        assertFalse(exists("/no-such-shuffle/map-0-1"));
+    }
+
+    @Test
     void anAbortedWriterLeavesNoFile() throws Exception {
         String path = path();
         CreelMapOutputWriter w = writer(path, 3);
