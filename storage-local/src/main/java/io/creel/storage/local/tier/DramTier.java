@@ -33,6 +33,9 @@ import org.slf4j.LoggerFactory;
  * closes. With {@code creel.storage.persistent} it is {@code dram.region}, kept at close (forced
  * first) and served again by the next start in that directory, with the same token and port: the
  * server keeps its identity and its data ({@code dram.lock} holds the directory and the port).
+ *
+ * <p>With {@code creel.storage.dram.preallocate} (the default) a new region file's memory is allocated
+ * at start ({@link Preallocation}); a reopened persistent file is served as it is.
  */
 public final class DramTier implements StorageTier {
     private static final Logger LOG = LoggerFactory.getLogger(DramTier.class);
@@ -60,7 +63,10 @@ public final class DramTier implements StorageTier {
         int port = ctx.listen(conf.get(StorageKeys.PORT));
         Path file = dir.resolve(TierFiles.uniqueName("dram", port) + ".region");
         try {
-            create(file, blockSize, blockCount, TierFiles.token());
+            long dataOffset = create(file, blockSize, blockCount, TierFiles.token());
+            if (conf.get(LocalTierKeys.DRAM_PREALLOCATE)) {
+                Preallocation.fill(file, dataOffset, blockCount * blockSize);
+            }
             return open(file, blockSize, blockCount, beatMillis(conf), "", List.of(file), null);
         } catch (IOException | RuntimeException e) {
             TierFiles.deleteQuietly(file);
@@ -83,7 +89,10 @@ public final class DramTier implements StorageTier {
                     // Built under a temporary name: a region file that exists is always complete.
                     Path fresh = dir.resolve(PERSISTENT_FILE + ".new");
                     try {
-                        create(fresh, blockSize, blockCount, TierFiles.token());
+                        long dataOffset = create(fresh, blockSize, blockCount, TierFiles.token());
+                        if (ctx.conf().get(LocalTierKeys.DRAM_PREALLOCATE)) {
+                            Preallocation.fill(fresh, dataOffset, blockCount * blockSize);
+                        }
                         Files.move(fresh, file, StandardCopyOption.ATOMIC_MOVE);
                     } finally {
                         Files.deleteIfExists(fresh);
