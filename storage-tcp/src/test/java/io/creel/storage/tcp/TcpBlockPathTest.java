@@ -284,9 +284,10 @@ class TcpBlockPathTest {
                 ByteBuffer dst = ByteBuffer.allocate(100);
                 CreelException e = failure(t.read(new BlockLocation(1, 0, info, 2, 1), 0, dst));
                 assertEquals(ErrorCode.PROTOCOL, e.code());
-                assertEquals("127.0.0.1:" + liar.port() + " answered a read of 100 bytes of block 2 with "
-                        + (100 + delta) + " bytes", e.getMessage());
-                assertEquals(0, dst.position(), "nothing of the wrong reply lands in the caller's buffer");
+                assertEquals("BLOCK_READ reply from 127.0.0.1:" + liar.port() + " carried " + (100 + delta)
+                        + " payload bytes where 100 were asked for", e.getMessage());
+                assertEquals(0, dst.position(), "a read that failed does not move the caller's buffer");
+                assertArrayEquals(new byte[100], dst.array(), "nothing of the wrong reply lands in it");
             } finally {
                 liar.close();
             }
