@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * server keeps its identity and its data ({@code dram.lock} holds the directory and the port).
  *
  * <p>With {@code creel.storage.dram.preallocate} (the default) a new region file's memory is allocated
- * at start ({@link Preallocation}); a reopened persistent file is served as it is.
+ * at start ({@link Preallocation}) and the whole region is mapped into the server at once.
  */
 public final class DramTier implements StorageTier {
     private static final Logger LOG = LoggerFactory.getLogger(DramTier.class);
@@ -67,7 +67,7 @@ public final class DramTier implements StorageTier {
             if (conf.get(LocalTierKeys.DRAM_PREALLOCATE)) {
                 Preallocation.fill(file, dataOffset, blockCount * blockSize);
             }
-            return open(file, blockSize, blockCount, beatMillis(conf), "", List.of(file), null);
+            return open(file, blockSize, blockCount, conf, "", List.of(file), null);
         } catch (IOException | RuntimeException e) {
             TierFiles.deleteQuietly(file);
             throw TierFiles.cannotPrepare(name(), e);
@@ -100,7 +100,7 @@ public final class DramTier implements StorageTier {
                     how = "created (persistent)";
                 }
                 lock.rememberPort(bound);
-                return open(file, blockSize, blockCount, beatMillis(ctx.conf()), how, List.of(), lock);
+                return open(file, blockSize, blockCount, ctx.conf(), how, List.of(), lock);
             } catch (IOException e) {
                 throw TierFiles.cannotPrepare(name(), e);
             }
@@ -127,14 +127,24 @@ public final class DramTier implements StorageTier {
         return dataOffset;
     }
 
-    /** Maps an existing, complete region file and describes the server. */
-    private LocalVolume open(Path file, int blockSize, long blockCount, long beatMillis, String how,
+    /**
+     * Maps an existing, complete region file and describes the server. With preallocation the whole
+     * region is mapped in at once (a reopened region's never-written pages are allocated by it), so the
+     * server's own copies never fault page by page.
+     */
+    private LocalVolume open(Path file, int blockSize, long blockCount, CreelConf conf, String how,
                              List<Path> temporary, TierLock lock) throws IOException {
+        long beatMillis = beatMillis(conf);
         TagFile.Header h = TagFile.readHeader(file);
         MappedRegion region = null;
         try {
             try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
                 region = new MappedRegion(ch, FileChannel.MapMode.READ_WRITE, h.dataOffset(), blockSize, blockCount);
+            }
+            if (conf.get(LocalTierKeys.DRAM_PREALLOCATE)) {
+                for (long b = 0; b < blockCount; b++) {
+                    region.mapIn(b);
+                }
             }
             MappedTagTable tags = MappedTagTable.open(file, blockCount, true);
             LivenessBeat liveness;

@@ -119,7 +119,8 @@ final class MappedTransport implements BlockTransport {
             return true;
         }
         if (mappedIn.usedAgain(block)) {
-            mappedIn.mapIn(block, region.slice(block, 0, region.blockSize()));
+            region.mapIn(block);
+            mappedIn.mappedIn(block);
             return true;
         }
         return false;
