@@ -85,10 +85,13 @@ public final class Frames {
         }
     }
 
-    /** The header of a successful response whose payload of {@code payloadLength} bytes follows separately. */
+    /**
+     * The header of a successful response whose payload of {@code payloadLength} bytes and verdict
+     * ({@link Frame#VERDICT}) follow separately.
+     */
     public static ByteBuf okHeader(ByteBufAllocator alloc, Opcode op, long requestId, int payloadLength) {
         ByteBuf buf = alloc.ioBuffer(Frame.HEADER + 2);
-        buf.writeInt(Frame.HEADER_AFTER_LENGTH + 2 + payloadLength);
+        buf.writeInt(Frame.HEADER_AFTER_LENGTH + 2 + payloadLength + Frame.VERDICT);
         buf.writeByte(op.code());
         buf.writeByte(Frame.FLAG_RESPONSE);
         buf.writeLong(requestId);

@@ -14,7 +14,9 @@ import java.util.function.Supplier;
  * to a request that named a destination ({@link RpcClient#callInto}) goes straight into that
  * destination as it arrives — no frame is assembled for it — and while it does, the connection's
  * socket reads are lent the destination's own memory ({@link #lend}), so for a direct destination the
- * kernel's copy is the only one. Every other reply is handed to its request whole.
+ * kernel's copy is the only one; the sender's verdict after the payload (see
+ * {@link io.creel.common.protocol.Frame}) then decides the request. Every other reply is handed to its
+ * request whole.
  *
  * <p>Runs on the connection's event loop, as do the requests' timeouts: once a request has failed,
  * nothing more is written into its destination (the caller owns it again); the rest of that reply
@@ -26,7 +28,7 @@ final class ReplyReader extends ChannelInboundHandlerAdapter {
     /** Payload still to come below which a read is not lent the destination: a copy costs less. */
     static final int MIN_LEND = 16 << 10;
 
-    private enum State { HEAD, BODY, PLACE }
+    private enum State { HEAD, BODY, PLACE, VERDICT }
 
     /** The connection's client; made once the channel exists, and nothing arrives before it asks. */
     private final Supplier<RpcClient> clientOf;
@@ -64,6 +66,7 @@ final class ReplyReader extends ChannelInboundHandlerAdapter {
                     case HEAD -> readHead(in);
                     case BODY -> readBody(in);
                     case PLACE -> place(in);
+                    case VERDICT -> readVerdict(in);
                     default -> throw new IllegalStateException(state.name());
                 }
             }
@@ -127,12 +130,14 @@ final class ReplyReader extends ChannelInboundHandlerAdapter {
         status = head.getUnsignedShort(Frame.HEADER);
         remaining = length - (HEAD - Frame.LENGTH_FIELD);
         head.clear();
-        placement = status == Frame.STATUS_OK ? clientOf.get().placement(requestId, remaining) : null;
+        placement = status == Frame.STATUS_OK && remaining >= Frame.VERDICT
+                ? clientOf.get().placement(requestId, remaining - Frame.VERDICT) : null;
         if (placement != null) {
             state = State.PLACE;
             placed = 0;
+            remaining -= Frame.VERDICT; // the payload; the verdict after it is read on its own
             if (remaining == 0) {
-                finishPlacement();
+                state = State.VERDICT;
             }
         } else {
             state = State.BODY;
@@ -186,15 +191,22 @@ final class ReplyReader extends ChannelInboundHandlerAdapter {
         placed += n;
         remaining -= n;
         if (remaining == 0) {
-            finishPlacement();
+            state = State.VERDICT;
         }
     }
 
-    private void finishPlacement() {
+    /** The sender's verdict on the payload just placed: the request succeeds, or fails with its code. */
+    private void readVerdict(ByteBuf in) {
+        in.readBytes(head, Math.min(in.readableBytes(), Frame.VERDICT - head.writerIndex()));
+        if (head.writerIndex() < Frame.VERDICT) {
+            return;
+        }
+        int verdict = head.getUnsignedShort(0);
+        head.clear();
         RpcClient.Pending<?> p = placement;
         placement = null;
         state = State.HEAD;
-        clientOf.get().placed(requestId, p);
+        clientOf.get().placed(requestId, p, verdict);
     }
 
     private void releaseBody() {

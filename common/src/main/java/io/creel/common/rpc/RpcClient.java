@@ -149,7 +149,8 @@ public final class RpcClient implements AutoCloseable {
      * and puts that payload into {@code dst} as it arrives, from {@code dst}'s position (which is not
      * moved): no reply frame is assembled, and the socket reads into {@code dst} itself when it is a
      * direct buffer ({@link ReplyReader}). A reply of another size fails with PROTOCOL, an error reply
-     * with its error.
+     * with its error, a payload its sender withdrew after sending it (its verdict, see {@link Frame})
+     * with the verdict's error.
      *
      * <p>Buffer ownership: {@code dst} belongs to the call until the future completes; a failed call
      * may have written any part of it. Once the future has failed (a timeout, a lost connection)
@@ -168,7 +169,7 @@ public final class RpcClient implements AutoCloseable {
         // Used only for a reply that is not placed: an OK reply of the wrong size.
         ReplyDecoder<Void> wrongSize = body -> {
             throw new CreelException(ErrorCode.PROTOCOL, op + " reply from " + remote + " carried "
-                    + body.readableBytes() + " payload bytes where " + expected + " were asked for");
+                    + (body.readableBytes() - Frame.VERDICT) + " payload bytes where " + expected + " were asked for");
         };
         return send(new Pending<>(op, wrongSize, dst), id, frame, null, requestTimeout);
     }
@@ -273,11 +274,22 @@ public final class RpcClient implements AutoCloseable {
         return p != null && p.target != null && p.target.remaining() == payloadLength && p.waiting() ? p : null;
     }
 
-    /** The payload of request {@code id}'s reply is in its destination ({@code p}'s, if it still waits). */
-    void placed(long id, Pending<?> p) {
-        if (pending.remove(id, p)) {
-            p.cancelTimer();
+    /**
+     * The payload of request {@code id}'s reply is in its destination ({@code p}'s, if it still waits),
+     * and the sender's verdict on it is {@code verdict}: 0, the request succeeds; else it fails with
+     * that error code.
+     */
+    void placed(long id, Pending<?> p, int verdict) {
+        if (!pending.remove(id, p)) {
+            return;
+        }
+        p.cancelTimer();
+        if (verdict == Frame.STATUS_OK) {
             p.future.complete(null);
+        } else {
+            ErrorCode code = ErrorCode.of(verdict);
+            p.future.completeExceptionally(new CreelException(code, remote + " withdrew the " + p.op
+                    + " reply's bytes after sending them: they changed while they were sent (" + code + ")"));
         }
     }
 

@@ -137,6 +137,7 @@ class PlacedRepliesTest {
             long id = readRequestId(peer);
             sendReplyHead(peer, id, 99);
             peer.getOutputStream().write(filled(99, (byte) 5));
+            peer.getOutputStream().write(new byte[Frame.VERDICT]);
             CreelException e = failure(read);
             assertEquals(ErrorCode.PROTOCOL, e.code());
             assertTrue(e.getMessage().contains("99 payload bytes where 100 were asked for"), e.getMessage());
@@ -167,11 +168,69 @@ class PlacedRepliesTest {
                     RegisterReply::decode);
             long nextId = readRequestId(peer);
             peer.getOutputStream().write(filled(size - size / 2, (byte) 2));
+            peer.getOutputStream().write(new byte[Frame.VERDICT]);
             sendRegisterReply(peer, nextId, 77);
             assertEquals(77, next.get(10, TimeUnit.SECONDS).serverId(), "the connection is still in step");
             for (int i = 0; i < size; i++) {
                 assertEquals(9, dst.get(i), "byte " + i + " was written after the call had failed");
             }
+        }
+    }
+
+    @Test
+    void aPayloadWithdrawnByItsVerdictFailsTheCallWithTheVerdictsError() throws Exception {
+        try (ServerSocket raw = new ServerSocket(0);
+             RpcClient c = connect(raw.getLocalPort(), Duration.ofSeconds(10));
+             Socket peer = raw.accept()) {
+            ByteBuffer dst = ByteBuffer.allocateDirect(70_000);
+            CompletableFuture<Void> read = c.callInto(Opcode.BLOCK_READ, new BlockReadRequest(1, 1, 0, 70_000), dst);
+            long id = readRequestId(peer);
+            sendReplyHead(peer, id, 70_000);
+            peer.getOutputStream().write(filled(70_000, (byte) 4));
+            new DataOutputStream(peer.getOutputStream()).writeShort(ErrorCode.STALE_BLOCK.code());
+            CreelException e = failure(read);
+            assertEquals(ErrorCode.STALE_BLOCK, e.code());
+            assertTrue(e.getMessage().contains("withdrew the BLOCK_READ reply's bytes"), e.getMessage());
+
+            CompletableFuture<RegisterReply> next = c.call(Opcode.LOOKUP, new LookupRequest("/x", false),
+                    RegisterReply::decode);
+            sendRegisterReply(peer, readRequestId(peer), 5);
+            assertEquals(5, next.get(10, TimeUnit.SECONDS).serverId(), "the connection is still in step");
+        }
+    }
+
+    @Test
+    void aPayloadSentFromMemoryArrivesWholeAndItsCheckRunsOnceAfterTheLastByte() {
+        int size = 3 << 20; // more than a socket buffer holds: the sender resumes after partial writes
+        ByteBuffer memory = ByteBuffer.allocateDirect(size);
+        for (int i = 0; i < size; i++) {
+            memory.put(i, byteAt(0, i));
+        }
+        java.util.concurrent.atomic.AtomicInteger checks = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicBoolean withdraw = new java.util.concurrent.atomic.AtomicBoolean();
+        RequestHandler fromMemory = call -> {
+            BlockReadRequest r = BlockReadRequest.decode(call.body());
+            call.replyPayload(memory.slice(r.offset(), r.length()), () -> {
+                checks.incrementAndGet();
+                return withdraw.get() ? new CreelException(ErrorCode.STALE_BLOCK, "reused") : null;
+            });
+        };
+        try (RpcServer s = RpcServer.start("test", "127.0.0.1", 0, loops, MAX_FRAME, fromMemory);
+             RpcClient c = connect(s.port(), Duration.ofSeconds(30))) {
+            ByteBuffer dst = ByteBuffer.allocate(size); // a heap destination: copied, not lent
+            c.callInto(Opcode.BLOCK_READ, new BlockReadRequest(1, 1, 0, size), dst).join();
+            for (int i = 0; i < size; i += 997) {
+                assertEquals(byteAt(0, i), dst.get(i), "byte " + i);
+            }
+            assertEquals(1, checks.get(), "one check per reply");
+            ByteBuffer direct = ByteBuffer.allocateDirect(100_000);
+            c.callInto(Opcode.BLOCK_READ, new BlockReadRequest(1, 1, 5, 100_000), direct).join();
+            assertEquals(byteAt(0, 5), direct.get(0));
+            withdraw.set(true);
+            CreelException e = failure(c.callInto(Opcode.BLOCK_READ, new BlockReadRequest(1, 1, 0, 1000),
+                    ByteBuffer.allocateDirect(1000)));
+            assertEquals(ErrorCode.STALE_BLOCK, e.code(), "a failed check withdraws the bytes: " + e);
+            assertEquals(3, checks.get());
         }
     }
 
@@ -229,9 +288,10 @@ class PlacedRepliesTest {
         return id;
     }
 
+    /** The head of a payload reply whose {@code payload} bytes and verdict the test sends next. */
     private static void sendReplyHead(Socket peer, long id, int payload) throws IOException {
         DataOutputStream out = new DataOutputStream(peer.getOutputStream());
-        out.writeInt(Frame.HEADER_AFTER_LENGTH + 2 + payload);
+        out.writeInt(Frame.HEADER_AFTER_LENGTH + 2 + payload + Frame.VERDICT);
         out.writeByte(Opcode.BLOCK_READ.code());
         out.writeByte(Frame.FLAG_RESPONSE);
         out.writeLong(id);
