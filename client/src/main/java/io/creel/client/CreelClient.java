@@ -503,6 +503,10 @@ public final class CreelClient implements AutoCloseable {
         return conf.get(ClientKeys.BUFFER_SIZE);
     }
 
+    int readAhead() {
+        return conf.get(ClientKeys.READ_AHEAD);
+    }
+
     int bagReadsInFlight() {
         return conf.get(ClientKeys.BAG_READS_IN_FLIGHT);
     }

@@ -86,7 +86,7 @@ public final class CreelNode {
 
     /** A reader of the node's data whatever its type (a container's data is its directory records). */
     DirectReader dataReader() {
-        return new DirectReader(path, ref(), info.length(), client.blockIo());
+        return new DirectReader(path, ref(), info.length(), client.blockIo(), client.readAhead());
     }
 
     /** Reads at {@code position} into {@code dst}; -1 at or beyond the end. */

@@ -11,6 +11,7 @@ import io.creel.common.protocol.CommitRequest;
 import io.creel.common.protocol.NodeInfo;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Asynchronous appends to a File or KeyValue held under a write lease, from the caller's buffers.
@@ -47,6 +48,8 @@ public final class DirectWriter {
     private long committed;
     /** Blocks 0..allocated-1 are known to exist, so allocation of the next never leaves a hole. */
     private volatile long allocated;
+    /** Allocations under way of blocks beyond {@code allocated}, each waiting for the one before. */
+    private final ConcurrentHashMap<Long, CompletableFuture<BlockLocation>> allocating = new ConcurrentHashMap<>();
     private CompletableFuture<NodeInfo> closing;
 
     DirectWriter(String path, NodeRef node, long lease, long startLength, BlockIo io, NamenodeRouter router,
@@ -202,12 +205,36 @@ public final class DirectWriter {
     };
 
     private CompletableFuture<BlockLocation> allocate(long index) {
-        CompletableFuture<BlockLocation> f;
         if (index < allocated || index == 0) {
-            f = io.allocate(node, index, lease);
-        } else {
-            f = allocate(index - 1).thenCompose(prev -> io.allocate(node, index, lease));
+            return counted(index, io.allocate(node, index, lease));
         }
+        // Block index-1 must exist first (no holes), so this allocation waits for that one. The chain
+        // is made once per block: every piece asking for the block shares it, instead of each walking
+        // back to the last block allocated (which made a large write quadratic in its blocks).
+        CompletableFuture<BlockLocation> chain = allocating.get(index);
+        if (chain != null) {
+            return chain;
+        }
+        CompletableFuture<BlockLocation> mine = new CompletableFuture<>();
+        chain = allocating.putIfAbsent(index, mine);
+        if (chain != null) {
+            return chain;
+        }
+        CompletableFuture<BlockLocation> after = allocate(index - 1)
+                .thenCompose(prev -> io.allocate(node, index, lease));
+        counted(index, after).whenComplete((loc, t) -> {
+            allocating.remove(index, mine);
+            if (t != null) {
+                mine.completeExceptionally(t);
+            } else {
+                mine.complete(loc);
+            }
+        });
+        return mine;
+    }
+
+    /** {@code f}, recording once it succeeds that blocks up to {@code index} exist. */
+    private CompletableFuture<BlockLocation> counted(long index, CompletableFuture<BlockLocation> f) {
         return f.thenApply(loc -> {
             synchronized (this) {
                 if (allocated < index + 1) {
