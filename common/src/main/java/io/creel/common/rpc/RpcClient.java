@@ -17,6 +17,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -64,6 +65,8 @@ public final class RpcClient implements AutoCloseable {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        // Requests issued by reply callbacks during one read leave in one write.
+                        ch.pipeline().addLast("flushes", new FlushConsolidationHandler(RpcServer.MAX_HELD_FLUSHES, false));
                         ch.pipeline().addLast("frames", Frames.decoder(maxFrame));
                         ch.pipeline().addLast("replies", new Replies(() -> holder[0]));
                     }
