@@ -100,11 +100,11 @@ public final class PathName {
         }
     }
 
-    private static CreelException invalid(String path, String rule) {
+    static CreelException invalid(String path, String rule) {
         return new CreelException(ErrorCode.INVALID_NAME, abbreviate(path) + ": " + rule);
     }
 
-    private static String abbreviate(String path) {
+    static String abbreviate(String path) {
         return path.length() <= 120 ? path : path.substring(0, 100) + "...(" + path.length() + " chars)";
     }
 

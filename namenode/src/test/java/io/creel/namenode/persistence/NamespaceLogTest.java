@@ -126,8 +126,9 @@ class NamespaceLogTest {
         }
 
         @Override
-        public void created(long id, NodeType type, String name, long parentId, String sc, String lc, boolean en,
+        public void created(long id, NodeType type, byte[] utf8Name, long parentId, String sc, String lc, boolean en,
                             boolean pend, int slot, long modified) {
+            String name = new String(utf8Name, java.nio.charset.StandardCharsets.UTF_8);
             if (pend) {
                 pending.add(id);
                 return;
@@ -157,6 +158,13 @@ class NamespaceLogTest {
         }
 
         @Override
+        public void inline(long nodeId, byte[] data, long modified) {
+            if (!pending.contains(nodeId)) {
+                lines.put(nodeId, lines.get(nodeId) + " length=" + data.length + " inline");
+            }
+        }
+
+        @Override
         public void published(long versionId, int slot, long modified) {
         }
 
@@ -165,7 +173,7 @@ class NamespaceLogTest {
         }
 
         @Override
-        public void moved(long nodeId, long newParentId, String name, int slot, long modified) {
+        public void moved(long nodeId, long newParentId, byte[] name, int slot, long modified) {
         }
 
         @Override
