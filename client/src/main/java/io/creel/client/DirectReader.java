@@ -10,7 +10,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Asynchronous reads of a File's or KeyValue's bytes straight into the caller's buffers, up to the
  * length the node had when it was opened (its synced length). Reads that span blocks move all
- * blocks at once; block locations are cached and looked up ahead of the transfer.
+ * blocks at once; block locations are cached and looked up ahead of the transfer. A small node whose
+ * bytes came inline with its lookup is read from them, with no transfer.
  *
  * <p>Buffer ownership: a buffer passed to a read belongs to the reader until the returned future
  * completes; then its position has moved past the bytes read. Sequential reads may be issued
@@ -21,18 +22,21 @@ public final class DirectReader {
     private final NodeRef node;
     private final long length;
     private final BlockIo io;
+    /** The node's bytes when the namenode keeps them inline (then nothing is transferred), else {@code null}. */
+    private final byte[] inline;
     private long position;
 
-    DirectReader(String path, NodeRef node, long length, BlockIo io) {
+    DirectReader(String path, NodeRef node, long length, BlockIo io, byte[] inline) {
         this.path = path;
         this.node = node;
-        this.length = length;
+        this.length = inline == null ? length : Math.min(length, inline.length);
         this.io = io;
+        this.inline = inline;
     }
 
     /** A reader of the same node that ends at {@code end} (at most this reader's length), positioned at 0. */
     DirectReader limitedTo(long end) {
-        return new DirectReader(path, node, Math.min(end, length), io);
+        return new DirectReader(path, node, Math.min(end, length), io, inline);
     }
 
     /** Bytes readable: the node's synced length when it was opened. */
@@ -97,6 +101,10 @@ public final class DirectReader {
 
     private CompletableFuture<Integer> transfer(long start, ByteBuffer dst, int n) {
         if (n <= 0) {
+            return CompletableFuture.completedFuture(n);
+        }
+        if (inline != null) {
+            dst.put(inline, (int) start, n);
             return CompletableFuture.completedFuture(n);
         }
         ByteBuffer range = dst.slice(dst.position(), n);

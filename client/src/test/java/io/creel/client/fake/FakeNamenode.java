@@ -323,7 +323,7 @@ public final class FakeNamenode implements AutoCloseable {
         });
         paths.putAll(moved);
         addRecord(newParent, n);
-        return new NodeReply(info(n));
+        return new OpenReply(info(n), 0, null);
     }
 
     private Message mapBlock(MapRequest req) {

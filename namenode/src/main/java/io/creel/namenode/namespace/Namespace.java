@@ -251,17 +251,16 @@ public final class Namespace {
             leases.grant(f, owner);
             return reply(f);
         }
-        return new OpenReply(n.info(), 0, firstBlock(n), inlineData(n), 0);
+        return new OpenReply(n.info(), 0, firstBlock(n), inlineData(n), inlineMax);
     }
 
-    /** What create and lookup answer: the node, its lease (if any), its first block and inline data. */
+    /**
+     * What create and lookup answer: the node, its lease (if any), its first block, its bytes if it
+     * keeps them inline, and this namenode's inline limit (so clients learn it).
+     */
     private OpenReply reply(Node n) {
-        if (n instanceof DataNode d) {
-            boolean mayInline = d.inline != null || d.length == 0;
-            return new OpenReply(d.info(), d.leaseValue(), firstBlock(d), d.inline,
-                    d.lease != null && mayInline ? inlineMax : 0);
-        }
-        return new OpenReply(n.info(), 0, firstBlock(n), null, 0);
+        long lease = n instanceof DataNode d ? d.leaseValue() : 0;
+        return new OpenReply(n.info(), lease, firstBlock(n), inlineData(n), inlineMax);
     }
 
     private static byte[] inlineData(Node n) {
@@ -305,10 +304,13 @@ public final class Namespace {
 
     // ------------------------------------------------------------------ move
 
-    /** Moves (renames) a node atomically; the target must not exist. Replies with the moved node. */
-    public CompletableFuture<NodeInfo> move(String sourceText, String targetText) {
+    /**
+     * Moves (renames) a node atomically; the target must not exist. Replies with the moved node as a
+     * lookup would (no lease), so a handle to it can read its inline bytes.
+     */
+    public CompletableFuture<OpenReply> move(String sourceText, String targetText) {
         try {
-            CompletableFuture<NodeInfo> outcome;
+            CompletableFuture<OpenReply> outcome;
             long logged;
             synchronized (this) {
                 outcome = moveLocked(sourceText, targetText);
@@ -320,7 +322,7 @@ public final class Namespace {
         }
     }
 
-    private CompletableFuture<NodeInfo> moveLocked(String sourceText, String targetText) {
+    private CompletableFuture<OpenReply> moveLocked(String sourceText, String targetText) {
         reuse.runDue();
         Utf8Path source = Utf8Path.parse(sourceText);
         Utf8Path target = Utf8Path.parse(targetText);
@@ -375,7 +377,7 @@ public final class Namespace {
                         CreelException.unwrap(err).getMessage());
             }
             synchronized (this) {
-                return n.info();
+                return new OpenReply(n.info(), 0, firstBlock(n), inlineData(n), inlineMax);
             }
         }));
     }

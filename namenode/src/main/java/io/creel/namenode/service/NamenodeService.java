@@ -90,7 +90,7 @@ public final class NamenodeService implements RequestHandler {
             }
             case MOVE -> {
                 MoveRequest r = MoveRequest.decode(call.body());
-                replyWhenDone(call, withRegions(() -> namespace.move(r.source(), r.target())).thenApply(NodeReply::new));
+                replyWhenDone(call, withRegions(() -> namespace.move(r.source(), r.target())));
             }
             case MAP -> {
                 MapRequest r = MapRequest.decode(call.body());
