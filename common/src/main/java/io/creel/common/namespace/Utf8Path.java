@@ -31,6 +31,17 @@ public final class Utf8Path {
         if (path == null || path.isEmpty()) {
             throw PathName.invalid(String.valueOf(path), "a path must not be empty");
         }
+        // UTF-8 encoding would turn an unpaired surrogate into '?': catch it in the string.
+        for (int i = 0; i < path.length(); i++) {
+            char c = path.charAt(i);
+            if (Character.isSurrogate(c)) {
+                if (!Character.isHighSurrogate(c) || i + 1 == path.length()
+                        || !Character.isLowSurrogate(path.charAt(i + 1))) {
+                    throw PathName.invalid(path, "a name must be valid Unicode (unpaired surrogate)");
+                }
+                i++;
+            }
+        }
         return parse(path.getBytes(StandardCharsets.UTF_8));
     }
 

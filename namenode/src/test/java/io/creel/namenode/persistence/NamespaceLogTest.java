@@ -241,6 +241,43 @@ class NamespaceLogTest {
     }
 
     @Test
+    void inlineBytesSurviveARestartFromTheLogAndFromACheckpoint() throws IOException {
+        byte[] v1 = "first value".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] v2 = "second, replacing value".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] small = new byte[300];
+        new Random(3).nextBytes(small);
+        String before;
+        try (Run r = new Run()) {
+            r.create("/t", NodeType.TABLE);
+            r.create("/d", NodeType.DIRECTORY);
+            Expect.done(r.ns.create(new CreateRequest("/t/k", NodeType.KEYVALUE, "", "", true, v1), CONN));
+            Expect.done(r.ns.create(new CreateRequest("/t/k", NodeType.KEYVALUE, "", "", true, v2), CONN));
+            Expect.done(r.ns.create(new CreateRequest("/t/empty", NodeType.KEYVALUE, "", "", true, new byte[0]), CONN));
+            OpenReply f = r.create("/d/small", NodeType.FILE);
+            Expect.done(r.ns.commit(f.node().id(), f.lease(), small.length, true, small));
+            OpenReply g = r.create("/d/grown", NodeType.FILE);
+            Expect.done(r.ns.commit(g.node().id(), g.lease(), 10, false, java.util.Arrays.copyOf(small, 10)));
+            Expect.done(r.ns.commit(g.node().id(), g.lease(), BLOCK, true)); // now in its block
+            before = r.image();
+        }
+        assertTrue(before.contains("small in") && before.contains("length=300 inline"), before);
+        // The first restart replays the first run's log; every start writes a checkpoint, which the second restores.
+        for (boolean checkpoint : new boolean[] {false, true}) {
+            try (Run r = new Run()) {
+                assertEquals(before, r.image(), checkpoint ? "restored from a checkpoint" : "replayed from the log");
+                assertTrue(java.util.Arrays.equals(v2, r.ns.lookup("/t/k", false, CONN).data()), "the last value wins");
+                assertEquals(0, r.ns.lookup("/t/empty", false, CONN).data().length);
+                assertTrue(java.util.Arrays.equals(small, r.ns.lookup("/d/small", false, CONN).data()));
+                OpenReply grown = r.ns.lookup("/d/grown", false, CONN);
+                assertEquals(null, grown.data(), "a node that moved to blocks stays there");
+                assertEquals(BLOCK, grown.node().length());
+                assertEquals(checkpoint, r.persistence.recovery().logRecords() == 0, "log records replayed: "
+                        + r.persistence.recovery());
+            }
+        }
+    }
+
+    @Test
     void aBlockMovedAwayFromAnUnreachableServerIsRestoredWhereItMovedTo() {
         String before;
         try (Run r = new Run()) {
