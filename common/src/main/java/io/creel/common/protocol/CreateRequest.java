@@ -10,7 +10,8 @@ import java.util.Objects;
  *
  * <p>A KeyValue create may carry the whole {@code value}: if the namenode keeps values of that size
  * inline (its {@code creel.namenode.inline.max}), the version is created, holds the value and is
- * committed in this one request — the reply holds no lease. If not, the create is an ordinary one
+ * committed in this one request — the reply holds no lease (and not the value again). If not, the
+ * create is an ordinary one
  * (the reply holds a lease and a first block) and the writer writes the value to blocks.
  *
  * @param path          absolute path

@@ -46,6 +46,8 @@ public final class Namespace {
     private static final Logger LOG = LoggerFactory.getLogger(Namespace.class);
     /** The inline limit of a namespace built without one ({@code creel.namenode.inline.max}'s default). */
     public static final int DEFAULT_INLINE_MAX = 4096;
+    /** The content of every empty inline node (one array, not one per node). */
+    private static final byte[] NO_BYTES = new byte[0];
 
     private final BlockAllocator allocator;
     private final long blockSize;
@@ -219,12 +221,12 @@ public final class Namespace {
             // The key's first value needs a record; fail (or ask for a region) before changing anything.
             growRecords(table, records.blockIndexOf(records.nextSlot(table)));
         }
-        v.inline = value;
+        v.inline = value.length == 0 ? NO_BYTES : value;
         v.length = value.length;
         nodes.add(v);
-        table.addPending(v);
         logCreated(v);
-        OpenReply reply = reply(v); // publishing changes nothing a reply shows
+        // The client has the value: the reply need not carry it back. Publishing changes nothing it shows.
+        OpenReply reply = new OpenReply(v.info(), 0, null, null, inlineMax);
         return publish(v).thenApply(info -> reply);
     }
 
@@ -567,7 +569,7 @@ public final class Namespace {
         n.length = length;
         n.modifiedMillis = clock.getAsLong();
         if (data != null) {
-            n.inline = data;
+            n.inline = data.length == 0 ? NO_BYTES : data;
             log.inline(n.id, data, n.modifiedMillis);
         } else {
             n.inline = null;
@@ -599,7 +601,7 @@ public final class Namespace {
     /** Makes a closed KeyValue version its key's value, retiring the version it replaces. */
     private CompletableFuture<NodeInfo> publish(DataNode v) {
         Container table = v.parent;
-        table.removePending(v);
+        table.removePending(v); // a version created with its value was never pending
         if (table.state != Node.State.LIVE) {
             retire(v);
             throw new CreelException(ErrorCode.NOT_FOUND, v.path() + ": the Table was removed before the commit");

@@ -63,6 +63,7 @@ class InlineDataTest {
         assertEquals(0, put.lease(), "nothing is left to write: the version is committed");
         assertNull(put.firstBlock());
         assertEquals(limit, put.inlineLimit(), "the reply tells the client the limit");
+        assertNull(put.data(), "the client has the value: the reply does not carry it back");
         OpenReply got = f.lookup("/t/k");
         assertEquals(put.node().id(), got.node().id());
         assertEquals(1000, got.node().length());
