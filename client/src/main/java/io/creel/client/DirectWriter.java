@@ -10,6 +10,7 @@ import io.creel.common.protocol.BlockLocation;
 import io.creel.common.protocol.CommitRequest;
 import io.creel.common.protocol.NodeInfo;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -154,7 +155,7 @@ public final class DirectWriter {
 
     /** The bytes to commit inline now, or {@code null} when the node is in blocks. */
     private byte[] heldBytes() {
-        return held == null ? null : java.util.Arrays.copyOf(held.array(), held.position());
+        return held == null ? null : Arrays.copyOf(held.array(), held.position());
     }
 
     /** Publishes everything written so far; the writer stays open. */

@@ -103,15 +103,6 @@ public final class Wire {
         out.writeBytes(b);
     }
 
-    /** Writes {@code src}'s remaining bytes as present optional bytes, without moving its position. */
-    public static void writeOptionalBytes(ByteBuf out, java.nio.ByteBuffer src) {
-        if (src.remaining() > MAX_INLINE_BYTES) {
-            throw new IllegalArgumentException("inline data too long for the wire: " + src.remaining() + " bytes");
-        }
-        out.writeInt(src.remaining());
-        out.writeBytes(src.duplicate());
-    }
-
     /** Reads what {@link #writeOptionalBytes} wrote: {@code null} when absent. */
     public static byte[] readOptionalBytes(ByteBuf in, String field) {
         int len = readInt(in, field, -1, MAX_INLINE_BYTES);
