@@ -10,7 +10,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Asynchronous reads of a File's or KeyValue's bytes straight into the caller's buffers, up to the
  * length the node had when it was opened (its synced length). Reads that span blocks move all
- * blocks at once; block locations are cached and looked up ahead of the transfer.
+ * blocks at once; block locations are cached and looked up ahead of the transfer. A small node whose
+ * bytes came inline with its lookup is read from them, with no transfer.
  *
  * <p>Small sequential reads from a server a round trip away are served from bytes read ahead
  * ({@link ReadAhead}, {@code creel.client.read.ahead}): once {@link #SLOW_READS_TO_READ_AHEAD}
@@ -32,6 +33,8 @@ public final class DirectReader {
     private final long length;
     private final BlockIo io;
     private final int readAhead;
+    /** The node's bytes when the namenode keeps them inline (then nothing is transferred), else {@code null}. */
+    private final byte[] inline;
     private long position;
     /** Where the last sequential read ended (-1: none yet). */
     private long sequentialEnd = -1;
@@ -40,18 +43,22 @@ public final class DirectReader {
     /** Made when first needed; {@code null} until then or when read-ahead is off. */
     private ReadAhead ahead;
 
-    /** @param readAhead bytes to read ahead of small sequential reads, 0 for none */
-    DirectReader(String path, NodeRef node, long length, BlockIo io, int readAhead) {
+    /**
+     * @param readAhead bytes to read ahead of small sequential reads, 0 for none
+     * @param inline the node's bytes if its lookup carried them, else {@code null}
+     */
+    DirectReader(String path, NodeRef node, long length, BlockIo io, int readAhead, byte[] inline) {
         this.path = path;
         this.node = node;
-        this.length = length;
+        this.length = inline == null ? length : Math.min(length, inline.length);
         this.io = io;
         this.readAhead = readAhead;
+        this.inline = inline;
     }
 
     /** A reader of the same node that ends at {@code end} (at most this reader's length), positioned at 0. */
     DirectReader limitedTo(long end) {
-        return new DirectReader(path, node, Math.min(end, length), io, readAhead);
+        return new DirectReader(path, node, Math.min(end, length), io, readAhead, inline);
     }
 
     /** Bytes readable: the node's synced length when it was opened. */
@@ -112,7 +119,7 @@ public final class DirectReader {
 
     /** The read-ahead, if a sequential read of {@code n} bytes should be served from it (under the lock). */
     private ReadAhead readAhead(int n) {
-        if (readAhead <= 0) {
+        if (readAhead <= 0 || inline != null) {
             return null;
         }
         if (ahead == null) {
@@ -146,6 +153,10 @@ public final class DirectReader {
 
     private CompletableFuture<Integer> transfer(long start, ByteBuffer dst, int n) {
         if (n <= 0) {
+            return CompletableFuture.completedFuture(n);
+        }
+        if (inline != null) {
+            dst.put(inline, (int) start, n);
             return CompletableFuture.completedFuture(n);
         }
         ByteBuffer range = dst.slice(dst.position(), n);

@@ -2,6 +2,8 @@ package io.creel.namenode;
 
 import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.CreelConf;
+import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
 import io.creel.common.protocol.StatusReply;
 import io.creel.common.rpc.EventLoops;
 import io.creel.common.rpc.RpcConnections;
@@ -80,7 +82,13 @@ public final class NamenodeServer implements AutoCloseable {
         BlockAllocator allocator = new BlockAllocator(conf.get(ConfKeys.STORAGE_CLASSES), registry, reuseDelay,
                 System::currentTimeMillis);
         RecordStore records = new DataPlaneRecordStore(conf, loops);
-        Namespace namespace = new Namespace(allocator, records, blockSize, reuseDelay, System::currentTimeMillis);
+        long inlineMax = conf.get(NamenodeKeys.INLINE_MAX);
+        if (inlineMax > Integer.MAX_VALUE) {
+            throw new CreelException(ErrorCode.CONFIGURATION,
+                    "creel.namenode.inline.max must be at most 64k: " + inlineMax);
+        }
+        Namespace namespace = new Namespace(allocator, records, blockSize, reuseDelay, (int) inlineMax,
+                System::currentTimeMillis);
         RpcConnections controlConnections = new RpcConnections(loops, conf);
         RegionBroker regions = new RegionBroker(allocator, controlConnections);
         NamenodeService service = new NamenodeService(namespace, registry, allocator, regions);

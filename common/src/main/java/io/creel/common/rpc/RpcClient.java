@@ -14,6 +14,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -28,6 +29,12 @@ import org.slf4j.LoggerFactory;
  * One pipelined connection to a server: any number of requests in flight, matched to replies by
  * request id. Every request has a timeout; a lost connection fails all of its requests at once
  * with {@link ErrorCode#UNAVAILABLE}. Replies complete their futures on the event loop.
+ *
+ * <p>Requests with the connection's default timeout are not each given a timer: a sweep on the
+ * event loop fails the overdue ones every {@link #sweepPeriodNanos} (an eighth of the timeout, at
+ * most 250 ms), so a request fails at most that much after its timeout. Scheduling and cancelling a
+ * timer per request cost more than the request's own bookkeeping. A request with another timeout
+ * gets its own timer.
  */
 public final class RpcClient implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RpcClient.class);
@@ -39,10 +46,16 @@ public final class RpcClient implements AutoCloseable {
     private final ConcurrentHashMap<Long, Pending<?>> pending = new ConcurrentHashMap<>();
     private volatile String closeReason;
 
+    /** How often overdue requests with the default timeout are looked for. */
+    private final long sweepPeriodNanos;
+    private volatile ScheduledFuture<?> sweeper;
+
     private RpcClient(HostPort remote, Channel channel, Duration requestTimeout) {
         this.remote = remote;
         this.channel = channel;
         this.requestTimeout = requestTimeout;
+        this.sweepPeriodNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(1),
+                Math.min(requestTimeout.toNanos() / 8, TimeUnit.MILLISECONDS.toNanos(250)));
     }
 
     /**
@@ -64,6 +77,8 @@ public final class RpcClient implements AutoCloseable {
                     protected void initChannel(SocketChannel ch) {
                         ReplyReader replies = new ReplyReader(() -> holder[0], maxFrame);
                         ch.config().setRecvByteBufAllocator(new ReceiveInPlace(replies));
+                        // Requests issued by reply callbacks during one read leave in one write.
+                        ch.pipeline().addLast("flushes", new FlushConsolidationHandler(RpcServer.MAX_HELD_FLUSHES, false));
                         ch.pipeline().addLast("replies", replies);
                     }
                 });
@@ -78,6 +93,7 @@ public final class RpcClient implements AutoCloseable {
         holder[0] = new RpcClient(remote, f.channel(), requestTimeout);
         f.addListener((ChannelFuture cf) -> {
             if (cf.isSuccess()) {
+                holder[0].startSweeping();
                 result.complete(holder[0]);
             } else {
                 Throwable c = cf.cause();
@@ -190,20 +206,43 @@ public final class RpcClient implements AutoCloseable {
             p.future.completeExceptionally(lost(reason));
             return p.future;
         }
-        pending.put(id, p);
         long millis = Math.max(1, timeout.toMillis());
-        p.timer = channel.eventLoop().schedule(() -> {
-            Pending<?> gone = pending.remove(id);
-            if (gone != null) {
-                gone.future.completeExceptionally(new CreelException(ErrorCode.TIMEOUT,
-                        op + " to " + remote + " got no reply within " + millis + " ms"));
-            }
-        }, millis, TimeUnit.MILLISECONDS);
+        p.timeoutMillis = millis;
+        p.deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        pending.put(id, p);
+        if (!timeout.equals(requestTimeout)) {
+            p.timer = channel.eventLoop().schedule(() -> expire(id), millis, TimeUnit.MILLISECONDS);
+        }
         // One write per frame: two writes from different threads could interleave on the wire.
         ByteBuf whole = payload == null ? frame
                 : channel.alloc().compositeDirectBuffer(2).addComponents(true, frame, payload);
         channel.writeAndFlush(whole).addListener(f -> onWritten(id, f));
         return p.future;
+    }
+
+    /** Fails request {@code id} with TIMEOUT if it is still waiting. */
+    private void expire(long id) {
+        Pending<?> gone = pending.remove(id);
+        if (gone != null) {
+            gone.future.completeExceptionally(new CreelException(ErrorCode.TIMEOUT,
+                    gone.op + " to " + remote + " got no reply within " + gone.timeoutMillis + " ms"));
+        }
+    }
+
+    private void startSweeping() {
+        sweeper = channel.eventLoop().scheduleAtFixedRate(this::sweep, sweepPeriodNanos, sweepPeriodNanos,
+                TimeUnit.NANOSECONDS);
+        channel.closeFuture().addListener(f -> sweeper.cancel(false));
+    }
+
+    /** Fails every request whose deadline has passed. */
+    private void sweep() {
+        long now = System.nanoTime();
+        for (var e : pending.entrySet()) {
+            if (now - e.getValue().deadline >= 0) {
+                expire(e.getKey());
+            }
+        }
     }
 
     private void onWritten(long id, io.netty.util.concurrent.Future<?> f) {
@@ -250,6 +289,10 @@ public final class RpcClient implements AutoCloseable {
     @Override
     public void close() {
         closeReason = "closed by this client";
+        ScheduledFuture<?> s = sweeper;
+        if (s != null) {
+            s.cancel(false);
+        }
         channel.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
         failAll(closeReason);
     }
@@ -314,6 +357,10 @@ public final class RpcClient implements AutoCloseable {
         /** Where the payload of a successful reply goes, or {@code null} to decode the reply. */
         private final ByteBuffer target;
         final CompletableFuture<T> future = new CompletableFuture<>();
+        /** When the request times out ({@link System#nanoTime()}), and after how long. */
+        long deadline;
+        long timeoutMillis;
+        /** Its own timer, for a timeout other than the connection's default. */
         ScheduledFuture<?> timer;
 
         Pending(Opcode op, ReplyDecoder<T> decoder, ByteBuffer target) {

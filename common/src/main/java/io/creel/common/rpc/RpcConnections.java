@@ -56,6 +56,19 @@ public final class RpcConnections implements AutoCloseable {
         });
     }
 
+    /**
+     * The open connection to {@code remote} if there is one now, else {@code null} (then use
+     * {@link #get}); lets a caller skip a future when the connection is there, as it almost always is.
+     */
+    public RpcClient ready(HostPort remote) {
+        CompletableFuture<RpcClient> f = clients.get(remote);
+        if (f == null || !f.isDone() || f.isCompletedExceptionally() || closed) {
+            return null;
+        }
+        RpcClient c = f.getNow(null);
+        return c != null && c.isOpen() ? c : null;
+    }
+
     public Duration requestTimeout() {
         return requestTimeout;
     }

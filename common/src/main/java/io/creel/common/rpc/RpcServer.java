@@ -15,6 +15,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
@@ -30,6 +31,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class RpcServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RpcServer.class);
+    /** Flushes held back while a read is in progress before one is let through anyway. */
+    static final int MAX_HELD_FLUSHES = 256;
 
     private final String name;
     private final Channel serverChannel;
@@ -76,6 +79,8 @@ public final class RpcServer implements AutoCloseable {
                     protected void initChannel(SocketChannel ch) {
                         self[0].connections.add(ch);
                         Frames.FrameDecoder frames = Frames.decoder(maxFrame);
+                        // Replies to the requests of one read leave in one write, not one syscall each.
+                        ch.pipeline().addLast("flushes", new FlushConsolidationHandler(MAX_HELD_FLUSHES, false));
                         ch.pipeline().addLast("idle", new IdleStateHandler(frameTimeoutMillis, 0, 0,
                                 TimeUnit.MILLISECONDS));
                         ch.pipeline().addLast("frames", frames);

@@ -152,7 +152,7 @@ class NamenodeServerTest {
         assertEquals(DirectoryRecord.SIZE, d.node().length());
         assertNotNull(d.firstBlock(), "a container with records has a first block");
         assertEquals(new DirectoryRecord(NodeType.BAG, x.node().id(), "x"), MemoryBlocks.SHARED.record(d.firstBlock(), 0));
-        Expect.done(c.call(Opcode.MOVE, new MoveRequest("/d/x", "/d/y"), NodeReply::decode));
+        Expect.done(c.call(Opcode.MOVE, new MoveRequest("/d/x", "/d/y"), OpenReply::decode)); // replies like a lookup
         assertEquals("y", MemoryBlocks.SHARED.record(d.firstBlock(), 1).name());
         assertEquals(null, MemoryBlocks.SHARED.record(d.firstBlock(), 0));
         Expect.done(c.call(Opcode.REMOVE, new RemoveRequest("/d", true), NodeReply::decode));
