@@ -149,36 +149,18 @@ public final class YcsbProcess {
                 pb.redirectError(stderr.toFile());
             }
             Process p = pb.start();
-            p.getOutputStream().close();
-            List<String> lines = new ArrayList<>();
-            Thread reader = new Thread(() -> readLines(p, lines), "ycsb-stdout");
-            reader.setDaemon(true);
-            reader.start();
-            boolean ended;
+            // Ctrl-C on this process must not leave the client running on its own.
+            Thread reaper = new Thread(() -> kill(p), "ycsb-reaper");
+            Runtime.getRuntime().addShutdownHook(reaper);
             try {
-                ended = p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS);
-                if (!ended) {
-                    kill(p);
+                return await(p, limit, stderr);
+            } finally {
+                try {
+                    Runtime.getRuntime().removeShutdownHook(reaper);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook is running or about to: it kills the child
                 }
-                reader.join(TimeUnit.SECONDS.toMillis(10));
-            } catch (InterruptedException e) {
-                kill(p);
-                Thread.currentThread().interrupt();
-                throw new CreelException(ErrorCode.INTERNAL, describe() + " was interrupted");
             }
-            if (!ended) {
-                throw new CreelException(ErrorCode.TIMEOUT, describe() + " did not finish within " + limit.toSeconds()
-                        + " s and was killed" + tail(stderr));
-            }
-            YcsbResult result;
-            synchronized (lines) {
-                result = YcsbResult.parse(lines);
-            }
-            if (!result.complete()) {
-                throw new CreelException(ErrorCode.INTERNAL, describe() + " exited (code " + p.exitValue()
-                        + ") without its summary" + tail(stderr));
-            }
-            return result;
         } catch (IOException e) {
             throw new CreelException(ErrorCode.INTERNAL, describe() + ": cannot start the client JVM: " + e.getMessage(),
                     e);
@@ -191,6 +173,39 @@ public final class YcsbProcess {
                 }
             }
         }
+    }
+
+    private YcsbResult await(Process p, Duration limit, Path stderr) throws IOException {
+        p.getOutputStream().close();
+        List<String> lines = new ArrayList<>();
+        Thread reader = new Thread(() -> readLines(p, lines), "ycsb-stdout");
+        reader.setDaemon(true);
+        reader.start();
+        boolean ended;
+        try {
+            ended = p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS);
+            if (!ended) {
+                kill(p);
+            }
+            reader.join(TimeUnit.SECONDS.toMillis(10));
+        } catch (InterruptedException e) {
+            kill(p);
+            Thread.currentThread().interrupt();
+            throw new CreelException(ErrorCode.INTERNAL, describe() + " was interrupted");
+        }
+        if (!ended) {
+            throw new CreelException(ErrorCode.TIMEOUT, describe() + " did not finish within " + limit.toSeconds()
+                    + " s and was killed" + tail(stderr));
+        }
+        YcsbResult result;
+        synchronized (lines) {
+            result = YcsbResult.parse(lines);
+        }
+        if (!result.complete()) {
+            throw new CreelException(ErrorCode.INTERNAL, describe() + " exited (code " + p.exitValue()
+                    + ") without its summary" + tail(stderr));
+        }
+        return stderr == null ? result : result.withLog(lastLines(stderr));
     }
 
     private void readLines(Process p, List<String> lines) {
@@ -227,12 +242,18 @@ public final class YcsbProcess {
         if (stderr == null) {
             return "";
         }
+        List<String> last = lastLines(stderr);
+        return last.isEmpty() ? "" : "; its last lines of standard error:\n  " + String.join("\n  ", last);
+    }
+
+    private static List<String> lastLines(Path stderr) {
         try {
-            List<String> all = Files.readAllLines(stderr, StandardCharsets.UTF_8);
-            List<String> last = all.subList(Math.max(0, all.size() - 15), all.size());
-            return last.isEmpty() ? "" : "; its last lines of standard error:\n  " + String.join("\n  ", last);
+            // YCSB's wrapper prints one settings line per thread; the lines that say what went wrong are the others.
+            List<String> all = Files.readAllLines(stderr, StandardCharsets.UTF_8).stream()
+                    .filter(l -> !l.startsWith("DBWrapper:")).toList();
+            return List.copyOf(all.subList(Math.max(0, all.size() - 15), all.size()));
         } catch (IOException | UncheckedIOException e) {
-            return "; its standard error could not be read: " + e.getMessage();
+            return List.of("(its standard error could not be read: " + e.getMessage() + ")");
         }
     }
 }

@@ -21,9 +21,21 @@ public final class YcsbResult {
     private static final List<String> NOT_OPERATIONS = List.of("OVERALL", "VERIFY", "CLEANUP");
 
     private final Map<String, Map<String, Double>> metrics;
+    private final List<String> log;
 
-    private YcsbResult(Map<String, Map<String, Double>> metrics) {
+    private YcsbResult(Map<String, Map<String, Double>> metrics, List<String> log) {
         this.metrics = metrics;
+        this.log = log;
+    }
+
+    /** The same figures with the last lines the client wrote to standard error (for failure messages). */
+    public YcsbResult withLog(List<String> lines) {
+        return new YcsbResult(metrics, List.copyOf(lines));
+    }
+
+    /** The client's last lines of standard error, if kept. */
+    public List<String> log() {
+        return log;
     }
 
     /** Parses the exporter's lines; other lines (YCSB's and the bindings' chatter) are skipped. */
@@ -42,7 +54,7 @@ public final class YcsbResult {
             }
             m.computeIfAbsent(x.group(1), k -> new LinkedHashMap<>()).put(x.group(2).trim(), v);
         }
-        return new YcsbResult(m);
+        return new YcsbResult(m, List.of());
     }
 
     /** Whether the run printed its summary at all (a run that died early did not). */
@@ -116,6 +128,16 @@ public final class YcsbResult {
     /** Latency percentile {@code p} (as exported, e.g. 50 or 99) of the successful {@code op}s in µs, or -1. */
     public double percentileMicros(String op, int p) {
         return metric(op, ordinal(p) + "PercentileLatency(us)");
+    }
+
+    /** Mean latency of the successful {@code op}s in µs, or -1. */
+    public double averageMicros(String op) {
+        return metric(op, "AverageLatency(us)");
+    }
+
+    /** Largest latency of the successful {@code op}s in µs, or -1. */
+    public double maxMicros(String op) {
+        return metric(op, "MaxLatency(us)");
     }
 
     /** Data-integrity checks that passed. */
