@@ -159,6 +159,7 @@ public final class YcsbBench {
                 .jvmOption("-Xmx1g")
                 .jvmOption("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn")
                 .label(label);
+        options.jvmOptions.forEach(p::jvmOption);
         ctx.progress().point("ycsb " + label + " " + store.name());
         return p;
     }

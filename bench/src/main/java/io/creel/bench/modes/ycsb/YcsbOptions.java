@@ -27,6 +27,10 @@ public final class YcsbOptions {
             description = "Longest one YCSB client run may take before it is killed (default: ${DEFAULT-VALUE}).")
     String timeout;
 
+    @Option(names = "--ycsb-jvm-option", paramLabel = "OPTION",
+            description = "An option of the YCSB client JVMs (repeatable), e.g. -XX:StartFlightRecording=filename=c.jfr.")
+    List<String> jvmOptions = new java.util.ArrayList<>();
+
     @Option(names = "--ycsb-chart", paramLabel = "FILE",
             description = "Draw the YCSB comparison (throughput and latency ratios per workload) into this PNG.")
     Path chart;
