@@ -5,6 +5,8 @@ import io.creel.bench.modes.BaselineBench;
 import io.creel.bench.modes.KvBench;
 import io.creel.bench.modes.MetaBench;
 import io.creel.bench.modes.StreamBench;
+import io.creel.bench.modes.ycsb.YcsbBench;
+import io.creel.bench.modes.ycsb.YcsbOptions;
 import io.creel.bench.report.BenchReport;
 import io.creel.bench.report.Charts;
 import io.creel.bench.report.Targets;
@@ -40,15 +42,20 @@ import picocli.CommandLine.Parameters;
         description = {"Measure Creel and this machine's limits; print a table and the target ratios.",
                 "Modes: baseline (loopback TCP, memory copy, Redis), kv (put/get latency by size), lookup and "
                         + "create (metadata ops/s by concurrency), read and write (sequential bandwidth by buffer), "
-                        + "bag (a Bag read as one stream). They run in the order given."})
+                        + "bag (a Bag read as one stream), ycsb (YCSB workloads, Creel vs Redis). They run in the order "
+                        + "given."})
 public final class BenchCommand implements Callable<Integer> {
     /** The modes, in the order they are run when several are given. */
-    static final List<String> MODES = List.of("baseline", "kv", "lookup", "create", "read", "write", "bag");
+    static final List<String> MODES = List.of("baseline", "kv", "lookup", "create", "read", "write", "bag", "ycsb");
 
     @Mixin
     CommonOptions common;
 
-    @Parameters(arity = "1..*", paramLabel = "MODE", description = "baseline, kv, lookup, create, read, write, bag")
+    @Mixin
+    YcsbOptions ycsb;
+
+    @Parameters(arity = "1..*", paramLabel = "MODE",
+            description = "baseline, kv, lookup, create, read, write, bag, ycsb")
     List<String> modes;
 
     @Option(names = "--local", description = "Start a namenode with a DRAM and a disk storage server in this process.")
@@ -151,6 +158,7 @@ public final class BenchCommand implements Callable<Integer> {
                         case "read" -> StreamBench.read(ctx);
                         case "write" -> StreamBench.write(ctx);
                         case "bag" -> BagBench.run(ctx);
+                        case "ycsb" -> YcsbBench.run(ctx, ycsb);
                         default -> throw new IllegalStateException(mode);
                     }
                 }
