@@ -8,6 +8,7 @@ import io.creel.common.rpc.EventLoops;
 import io.creel.common.rpc.RpcConnections;
 import io.creel.storage.nvmf.format.NvmfAttributes;
 import io.creel.storage.nvmf.format.VolumeLayout;
+import io.creel.storage.nvmf.target.Fabric;
 import io.creel.storage.nvmf.tcp.FakeTarget;
 import io.creel.storage.nvmf.transport.NvmfTransportProvider;
 import io.creel.storage.server.StorageServer;
@@ -48,8 +49,17 @@ final class NvmfServerFixture implements AutoCloseable {
     }
 
     NvmfServerFixture(FakeTarget target, Map<String, String> settings) {
+        this(target, conf(target, settings));
+    }
+
+    /** A server on a real target, which {@code conf} names (no fake to look into: {@link #onTarget} fails). */
+    static NvmfServerFixture onRealTarget(CreelConf conf) {
+        return new NvmfServerFixture(null, conf);
+    }
+
+    private NvmfServerFixture(FakeTarget target, CreelConf conf) {
         this.target = target;
-        this.conf = conf(target, settings);
+        this.conf = conf;
         this.loops = EventLoops.create(conf, "nvmf-tier-test");
         StorageServer s = null;
         try {
@@ -57,7 +67,9 @@ final class NvmfServerFixture implements AutoCloseable {
             s.serve();
         } catch (RuntimeException e) {
             loops.close();
-            target.close();
+            if (target != null) {
+                target.close();
+            }
             throw e;
         }
         this.server = s;
@@ -66,13 +78,20 @@ final class NvmfServerFixture implements AutoCloseable {
 
     static CreelConf conf(FakeTarget target, Map<String, String> settings) {
         Map<String, String> m = new LinkedHashMap<>();
+        m.put("creel.storage.nvmf.address", "127.0.0.1");
+        m.put("creel.storage.nvmf.tcp.port", Integer.toString(target.port()));
+        m.put("creel.storage.nvmf.nqn", FakeTarget.NQN);
+        m.putAll(settings);
+        return baseConf(m);
+    }
+
+    /** Test settings of the server and its clients, with {@code settings} over them. */
+    static CreelConf baseConf(Map<String, String> settings) {
+        Map<String, String> m = new LinkedHashMap<>();
         m.put("creel.storage.classes", "dram,nvmf");
         m.put("creel.storage.bind.host", "127.0.0.1");
         m.put("creel.block.size", "1m");
         m.put("creel.net.event.loops", "2");
-        m.put("creel.storage.nvmf.address", "127.0.0.1");
-        m.put("creel.storage.nvmf.tcp.port", Integer.toString(target.port()));
-        m.put("creel.storage.nvmf.nqn", FakeTarget.NQN);
         m.put("creel.storage.nvmf.reconnect.interval", "100ms");
         m.put("creel.storage.nvmf.command.timeout", "3s");
         m.put("creel.storage.nvmf.connect.timeout", "3s");
@@ -90,9 +109,16 @@ final class NvmfServerFixture implements AutoCloseable {
         return NvmfAttributes.of(info()).layout();
     }
 
-    /** The transport straight to the target. */
+    /** The transport straight to the target over NVMe/TCP. */
     BlockTransport direct() {
-        return open(new NvmfTransportProvider.Tcp().open(info(), new TransportContext(conf, connections)));
+        return direct(Fabric.TCP);
+    }
+
+    /** The transport straight to the target over {@code fabric}. */
+    BlockTransport direct(Fabric fabric) {
+        NvmfTransportProvider p = fabric == Fabric.TCP ? new NvmfTransportProvider.Tcp()
+                : new NvmfTransportProvider.Rdma();
+        return open(p.open(info(), new TransportContext(conf, connections)));
     }
 
     /** The transport through the server. */
@@ -112,8 +138,11 @@ final class NvmfServerFixture implements AutoCloseable {
         return new BlockLocation(1, 0, info(), block, tag);
     }
 
-    /** Bytes of {@code block} as the target holds them. */
+    /** Bytes of {@code block} as the (fake) target holds them. */
     byte[] onTarget(long block, int offset, int length) {
+        if (target == null) {
+            throw new IllegalStateException("a real target cannot be looked into");
+        }
         return target.contents(layout().byteOf(block, offset), length);
     }
 
@@ -161,6 +190,8 @@ final class NvmfServerFixture implements AutoCloseable {
         connections.close();
         server.close();
         loops.close();
-        target.close();
+        if (target != null) {
+            target.close();
+        }
     }
 }
