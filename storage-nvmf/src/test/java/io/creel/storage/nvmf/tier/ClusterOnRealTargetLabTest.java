@@ -130,8 +130,7 @@ class ClusterOnRealTargetLabTest {
             }
             buf.flip();
             expected.clear().limit(n);
-            fill(expected, seed, off);
-            expected.flip();
+            fill(expected, seed, off); // absolute puts: position 0, limit n
             if (!buf.equals(expected)) {
                 throw new AssertionError(node.path() + ": bytes " + off + ".." + (off + n) + " differ from what was "
                         + "written");
