@@ -10,6 +10,7 @@
 # bin/creel report shows the nvmf server dead and a get fails naming it; the target comes back, the
 # server reconnects, report shows it live and the get works again.
 # Everything it prints and the daemons' logs land in $CREEL_LAB_OUT (lab/target/nvmf-e2e).
+# CREEL_NVMF_E2E_TRANSPORTS="rdma" runs one of the two rounds only.
 set -euo pipefail
 out=${CREEL_LAB_OUT:?run me through lab/vm/run-in-guest.sh}
 work=$(mktemp -d /tmp/creel-e2e.XXXXXX)
@@ -64,6 +65,21 @@ await_report() {
 	return 1
 }
 
+# daemon NAME READY-TEXT ARGS...: starts bin/creel ARGS in the background, logging to $out/NAME.log,
+# and waits up to 180 s for READY-TEXT in the log.
+daemon() {
+	local name=$1 ready=$2
+	shift 2
+	CREEL_JAVA_OPTS="-Xmx256m $rdma_opts" bin/creel "$@" >"$out/$name.log" 2>&1 &
+	pids+=($!)
+	local pid=$! deadline=$((SECONDS + 180))
+	until grep -q "$ready" "$out/$name.log"; do
+		kill -0 "$pid" 2>/dev/null || fail "$name exited: $(tail -3 "$out/$name.log")"
+		[ $SECONDS -lt $deadline ] || fail "$name did not start within 180 s"
+		sleep 0.5
+	done
+}
+
 start_cluster() {
 	local transport=$1
 	cat >"$CREEL_CONF_DIR/creel-site.conf" <<-EOF
@@ -79,14 +95,16 @@ start_cluster() {
 		creel.storage.nvmf.rdma.port = $CREEL_LAB_NVMF_RDMA_PORT
 		creel.storage.nvmf.nqn = $CREEL_LAB_NVMF_NQN
 		creel.storage.nvmf.size = 256m
+		# The guest's CPUs are emulated and slow; a real deployment keeps the defaults.
+		creel.storage.nvmf.connect.timeout = 60s
+		creel.storage.nvmf.command.timeout = 30s
+		creel.client.nvmf.connect.timeout = 60s
+		creel.client.nvmf.command.timeout = 30s
 	EOF
-	local d="-Xmx256m $rdma_opts"
-	CREEL_JAVA_OPTS="$d" bin/creel namenode >"$out/namenode-$transport.log" 2>&1 &
-	pids+=($!)
-	CREEL_JAVA_OPTS="$d" bin/creel datanode --tier dram --size 32m >"$out/dram-$transport.log" 2>&1 &
-	pids+=($!)
-	CREEL_JAVA_OPTS="$d" bin/creel datanode --tier nvmf >"$out/nvmf-$transport.log" 2>&1 &
-	pids+=($!)
+	# One daemon at a time: the guest's two emulated CPUs are slow enough starting one JVM.
+	daemon "namenode-$transport" "listening on" namenode
+	daemon "dram-$transport" "storage server at" datanode --tier dram --size 32m
+	daemon "nvmf-$transport" "storage server at" datanode --tier nvmf
 	await_report "nvmf +nvmf +live" 180 || fail "the nvmf server did not register (see $out/nvmf-$transport.log)"
 	await_report "dram +dram +live" 60 || fail "the DRAM server did not register"
 	say "cluster up: namenode, DRAM server, nvmf server over $transport"
@@ -108,7 +126,7 @@ get_and_compare() {
 head -c $((96 * 1024 * 1024)) /dev/urandom >"$work/in.bin"
 say "input: 96 MiB, sha256 $(sha256sum "$work/in.bin" | cut -c1-16)"
 
-for transport in tcp rdma; do
+for transport in ${CREEL_NVMF_E2E_TRANSPORTS:-tcp rdma}; do
 	start_cluster "$transport"
 	creel fs put "$work/in.bin" /in.bin 2>"$out/put-$transport.log" || fail "fs put (see $out/put-$transport.log)"
 	creel report | tee "$out/report-$transport.txt"
