@@ -100,6 +100,7 @@ start_cluster() {
 		creel.storage.nvmf.command.timeout = 30s
 		creel.client.nvmf.connect.timeout = 60s
 		creel.client.nvmf.command.timeout = 30s
+		creel.client.request.timeout = 120s
 	EOF
 	# One daemon at a time: the guest's two emulated CPUs are slow enough starting one JVM.
 	daemon "namenode-$transport" "listening on" namenode

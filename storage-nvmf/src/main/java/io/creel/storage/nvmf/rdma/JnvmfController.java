@@ -43,6 +43,8 @@ final class JnvmfController implements TargetController {
     static final int MAX_TRANSFER = 256 * 1024;
     /** Commands in flight per queue at most (each has a staging slot of {@link #MAX_TRANSFER}). */
     static final int MAX_SLOTS = 32;
+    /** The most jNVMf is given to connect a queue pair (see {@link #connect}). */
+    static final long JNVMF_CONNECT_MILLIS = 10_000;
     private static final String HOST_NQN = "nqn.2014-08.org.nvmexpress:uuid:" + UUID.randomUUID();
 
     private final TargetAddress address;
@@ -70,7 +72,9 @@ final class JnvmfController implements TargetController {
     /** Connects, enables the controller, identifies it and connects the I/O queues; blocks, bounded by the timeouts. */
     static JnvmfController connect(TargetAddress address, TargetOptions options, String name) {
         String hostNqn = options.hostNqn().isEmpty() ? HOST_NQN : options.hostNqn();
-        long connectMillis = options.connectTimeout().toMillis();
+        // jNVMf's connect timeout is also how long its connection-manager thread waits for each event,
+        // which makes every close take that long: keep it short whatever the command timeouts are.
+        long connectMillis = Math.min(options.connectTimeout().toMillis(), JNVMF_CONNECT_MILLIS);
         Controller c;
         try {
             // Dynamic controller ids: the Linux target has no static controllers.
@@ -268,13 +272,15 @@ final class JnvmfController implements TargetController {
         fail(new NvmfException(NvmfException.Kind.CONNECTION, "controller of " + address + " was closed"));
         long wait = options.commandTimeout().toMillis() + 1000;
         queues.forEach(q -> q.awaitStopped(wait));
+        // Freeing closes each queue pair's endpoint, and jNVMf waits up to its connect timeout for each.
+        long freeing = (queues.size() + 1) * (JNVMF_CONNECT_MILLIS + 1000);
         try {
-            admin.submit(() -> free(controller, address)).get(wait, TimeUnit.MILLISECONDS);
+            admin.submit(() -> free(controller, address)).get(freeing, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException
                  | java.util.concurrent.RejectedExecutionException e) {
-            LOG.warn("freeing the controller of {} did not finish within {} ms: {}", address, wait, e.toString());
+            LOG.warn("freeing the controller of {} did not finish within {} ms: {}", address, freeing, e.toString());
         }
         admin.shutdownNow();
     }
