@@ -219,6 +219,35 @@ class NvmfDirectPathTest {
     }
 
     @Test
+    void aClientWhoseControllerWasLostConnectsAnewForItsNextTransport() throws Exception {
+        try (NvmfServerFixture f = new NvmfServerFixture(Map.of())) {
+            TransportContext ctx = new TransportContext(f.conf, f.connections);
+            BlockTransport first = new NvmfTransportProvider.Tcp().open(f.info(), ctx);
+            try {
+                write(first, f.at(14, 1), 0, pattern(4096, 1));
+                int before = SharedTargets.process().controllers();
+                f.target.hook = c -> new FakeTarget.Drop();
+                f.target.dropAllConnections();
+                CreelException e = assertThrows(CreelException.class, () -> read(first, f.at(14, 1), 0, 4096));
+                assertEquals(ErrorCode.UNAVAILABLE, e.code(), e.toString());
+                NvmfTierTest.until("the lost controller is forgotten",
+                        () -> SharedTargets.process().controllers() == before - 1);
+                f.target.hook = c -> FakeTarget.NORMAL;
+                NvmfTierTest.until("the server is back", () -> f.server.unavailable() == null);
+                BlockTransport second = new NvmfTransportProvider.Tcp().open(f.info(), ctx);
+                try {
+                    assertArrayEquals(pattern(4096, 1), read(second, f.at(14, 1), 0, 4096),
+                            "a new transport reaches the target through a new controller");
+                } finally {
+                    second.close();
+                }
+            } finally {
+                first.close();
+            }
+        }
+    }
+
+    @Test
     void aTargetThatGoesAwayFailsDirectTransfersWithAClearError() throws Exception {
         try (NvmfServerFixture f = new NvmfServerFixture(Map.of())) {
             BlockTransport direct = f.direct();
