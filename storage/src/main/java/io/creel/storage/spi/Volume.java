@@ -28,6 +28,16 @@ public interface Volume extends AutoCloseable {
     String summary();
 
     /**
+     * Why the volume cannot serve its blocks right now, or {@code null} while it can. Local media
+     * never fail this way; a medium reached over a network (an NVMe-oF target) does when it loses its
+     * target. Meanwhile the storage-server runtime sends no heartbeats, so namenodes take the server
+     * out of allocation and report it dead, and it registers or beats again once this clears.
+     */
+    default String unavailable() {
+        return null;
+    }
+
+    /**
      * Releases the medium: a persistent one is forced to its files and kept, any other has its files
      * deleted. Called after every exporter has stopped.
      */
