@@ -23,8 +23,11 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,7 +46,7 @@ import org.slf4j.LoggerFactory;
 public final class RdmaBlockExporter implements BlockExporter {
     private static final Logger LOG = LoggerFactory.getLogger(RdmaBlockExporter.class);
     /** Reasons logged so far: each once per process. */
-    private static final java.util.Set<String> SAID = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static final Set<String> SAID = ConcurrentHashMap.newKeySet();
 
     private final RdmaFabric fabric;
 
@@ -148,7 +151,7 @@ public final class RdmaBlockExporter implements BlockExporter {
                         tags.remote(), probe, ByteOrder.nativeOrder(), atomics);
                 LOG.info("{}: serving {} blocks over RDMA at {} on device {} ({} segment(s), atomics {})", server,
                         memory.blockCount(), endpoint, device.name(), segments.size(),
-                        atomics.name().toLowerCase(java.util.Locale.ROOT));
+                        atomics.name().toLowerCase(Locale.ROOT));
                 return new Exported(lease, registered, listener, Map.copyOf(layout.toAttributes()), server);
             } catch (RdmaException | RuntimeException e) {
                 if (listener != null) {

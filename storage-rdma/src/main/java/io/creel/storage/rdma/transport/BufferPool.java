@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -124,13 +125,13 @@ final class BufferPool implements AutoCloseable {
     /** Deregisters the memory; waiting transfers fail. */
     @Override
     public void close() {
-        java.util.List<CompletableFuture<Slot>> failed;
+        List<CompletableFuture<Slot>> failed;
         synchronized (this) {
             if (closed) {
                 return;
             }
             closed = true;
-            failed = java.util.List.copyOf(waiters);
+            failed = List.copyOf(waiters);
             waiters.clear();
         }
         for (CompletableFuture<Slot> f : failed) {

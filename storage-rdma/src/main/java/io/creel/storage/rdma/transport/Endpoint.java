@@ -67,8 +67,8 @@ final class Endpoint implements AutoCloseable {
         CompletableFuture<Link> fresh = device.connect(peer()).thenCompose(this::probe);
         fresh.whenComplete((l, t) -> {
             if (t != null) {
-                LOG.info("RDMA connection to {} at {} failed: {}", server, peer(), RdmaFailures.of(t, "connect")
-                        .getMessage());
+                RdmaException why = RdmaException.find(t);
+                LOG.info("RDMA connection to {} failed: {}", server, why != null ? why.getMessage() : t.toString());
             } else if (!l.writable()) {
                 LOG.info("RDMA to {}: reads only, writes use another transport: {}", server, l.notWritable());
             }
