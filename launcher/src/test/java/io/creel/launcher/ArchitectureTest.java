@@ -137,14 +137,15 @@ class ArchitectureTest {
         noClasses().that().resideInAnyPackage("io.creel.storage.spi..", "io.creel.storage.server..",
                         "io.creel.storage.runtime..", "io.creel.storage.format..", "io.creel.storage.transport..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.creel.storage.local..", "io.creel.storage.tcp..",
-                        "io.creel.namenode..", "io.creel.client..")
+                        "io.creel.storage.rdma..", "io.creel.namenode..", "io.creel.client..")
                 .check(classes);
     }
 
     @Test
     void theNamenodeAndTheClientNameNoConcreteTier() {
         noClasses().that().resideInAnyPackage("io.creel.namenode..", "io.creel.client..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.creel.storage.local..", "io.creel.storage.tcp..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.creel.storage.local..", "io.creel.storage.tcp..",
+                        "io.creel.storage.rdma..")
                 .check(classes);
     }
 

@@ -8,8 +8,11 @@ import io.creel.common.rpc.RequestHandler;
 import io.creel.common.rpc.RpcConnection;
 import io.creel.common.rpc.RpcListener;
 import io.creel.common.rpc.RpcTransport;
+import io.creel.storage.rdma.RdmaException;
 import io.creel.storage.rdma.tier.RdmaFabric;
 import io.creel.storage.rdma.tier.RdmaTierKeys;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -63,8 +66,25 @@ public final class RdmaRpcTransport implements RpcTransport {
             throw new CreelException(ErrorCode.UNAVAILABLE, name + ": cannot serve rdma://" + bindHost + ":" + port
                     + ": RDMA is not usable in this process: " + missing);
         }
-        return RdmaRpcListener.start(name, bindHost, port, handler, conf.get(RdmaTierKeys.RPC_QUEUE_DEPTH),
-                capacity(conf), conf.get(RdmaTierKeys.LISTEN_BACKLOG));
+        return RdmaRpcListener.start(name, listenAddress(name, bindHost, conf), port, handler,
+                conf.get(RdmaTierKeys.RPC_QUEUE_DEPTH), capacity(conf), conf.get(RdmaTierKeys.LISTEN_BACKLOG));
+    }
+
+    /**
+     * Where to listen: {@code bindHost}, unless it is the wildcard, which an RDMA listener cannot
+     * bind (DiSNI needs the device of the address); then this process's RDMA interface
+     * ({@code creel.rdma.address}, else the first RDMA device's).
+     */
+    private String listenAddress(String name, String bindHost, CreelConf conf) {
+        try {
+            if (!InetAddress.getByName(bindHost).isAnyLocalAddress()) {
+                return bindHost;
+            }
+            return fabric.localAddress(conf).getHostAddress();
+        } catch (UnknownHostException | RdmaException e) {
+            throw new CreelException(ErrorCode.UNAVAILABLE, name + ": cannot serve rdma:// on " + bindHost + ": "
+                    + e.getMessage(), e);
+        }
     }
 
     private String missing(CreelConf conf) {

@@ -44,7 +44,7 @@ public final class RdmaTierKeys implements ConfKeySource {
             "Bytes of one registered client buffer; a transfer moves through one buffer, in pieces of this size.");
     public static final ConfKey<Integer> BUFFER_COUNT = ConfKey.of("creel.rdma.buffer.count", "32",
             v -> ConfValues.parseInt(v, 1, 4096),
-            "Registered client buffers per process, registered once at the first RDMA transfer: this many "
+            "Registered client buffers per process, registered once when the process first reaches a server over RDMA: this many "
                     + "transfers run at once, more wait for a buffer (count x size at most 2 GiB).");
     public static final ConfKey<Long> RPC_MESSAGE_SIZE = ConfKey.of("creel.rdma.rpc.message.size", "64k",
             v -> ConfValues.parseBounded(v, 1024, 16L << 20),
