@@ -53,8 +53,11 @@ final class RdmaLabCluster implements AutoCloseable {
 
     /** What every process of the cluster shares. */
     private List<String> common() {
+        // Emulated RDMA is slow: an rdma:// handshake (DaRPC registers its buffers on both sides) can
+        // take seconds in the guest, so every process allows a minute for a connect.
         return List.of("--conf", "creel.namenode.address=" + rdmaAddress(), "--conf", "creel.storage.classes=" + CLASSES,
-                "--conf", "creel.rdma.address=" + address.getHostAddress());
+                "--conf", "creel.rdma.address=" + address.getHostAddress(), "--conf", "creel.client.connect.timeout=60s",
+                "--conf", "creel.rdma.connect.timeout.ms=60000");
     }
 
     /** {@code rdma://addr:port}. */
@@ -76,9 +79,9 @@ final class RdmaLabCluster implements AutoCloseable {
         args.addAll(List.of("--conf", "creel.rdma.enabled=true")); // no RDMA here is a failure, not a quiet fallback
         LabDaemon d = LabDaemon.start(name, dir.resolve("logs"), confDir, args);
         daemons.add(d);
-        String ready = d.awaitLine("storage server at ", 240);
-        String at = ready.substring(ready.indexOf("storage server at ") + "storage server at ".length()).split(",")[0]
-                .trim();
+        // The daemon's own line (not the runtime's log line, which says more after the address).
+        String ready = d.awaitLine("Creel dram storage server at ", 240);
+        String at = ready.substring(ready.indexOf(" at ") + 4).split(",")[0].trim();
         awaitRegistered(at, 240);
         return new Datanode(d, at);
     }
@@ -120,6 +123,8 @@ final class RdmaLabCluster implements AutoCloseable {
         // Emulated RDMA is slow; a killed peer must show up through the transport, not a deadline.
         s.put("creel.rdma.op.timeout.ms", "120000");
         s.put("creel.client.request.timeout", "120s");
+        s.put("creel.client.connect.timeout", "60s");
+        s.put("creel.rdma.connect.timeout.ms", "60000");
         return CreelConf.of(s);
     }
 

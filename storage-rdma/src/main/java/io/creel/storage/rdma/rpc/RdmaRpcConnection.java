@@ -124,7 +124,7 @@ final class RdmaRpcConnection implements RpcConnection {
                 throw new IOException("the connection was not established");
             }
             return new RdmaRpcConnection(remote, group, endpoint, depth, capacity, requestTimeout);
-        }, RdmaRpcConnection::close).handle((c, t) -> {
+        }, late -> late.closeLater("its connect had timed out")).handle((c, t) -> {
             if (t == null) {
                 return (RpcConnection) c;
             }

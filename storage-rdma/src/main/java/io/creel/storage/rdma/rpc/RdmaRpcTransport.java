@@ -67,7 +67,8 @@ public final class RdmaRpcTransport implements RpcTransport {
                     + ": RDMA is not usable in this process: " + missing);
         }
         return RdmaRpcListener.start(name, listenAddress(name, bindHost, conf), port, handler,
-                conf.get(RdmaTierKeys.RPC_QUEUE_DEPTH), capacity(conf), conf.get(RdmaTierKeys.LISTEN_BACKLOG));
+                conf.get(RdmaTierKeys.RPC_QUEUE_DEPTH), capacity(conf), conf.get(RdmaTierKeys.LISTEN_BACKLOG),
+                context.connectTimeout());
     }
 
     /**
