@@ -18,6 +18,9 @@ import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.minicluster.MiniCluster;
 import io.creel.namenode.NamenodeKeys;
+import io.creel.storage.spi.BlockTransportProvider;
+import io.creel.storage.transport.TransportKeys;
+import io.creel.storage.transport.TransportSelector;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -84,6 +87,11 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--tcp", description = "Measure only the TCP path (creel.client.local.access=false).")
     boolean tcp;
 
+    @Option(names = "--transport", paramLabel = "NAME", description = "Move block data over this transport only "
+            + "(rdma, tcp, mapped, local-file): the run fails at once, saying why, where it cannot be used, and "
+            + "measures that one data path.")
+    String transport;
+
     @Option(names = "--nodes", paramLabel = "N", defaultValue = "10000",
             description = "Nodes preloaded into the namespace before lookups (default: ${DEFAULT-VALUE}).")
     int nodes;
@@ -126,12 +134,15 @@ public final class BenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         List<String> run = orderedModes();
         CreelConf conf = common.loadConf();
+        if (transport != null) {
+            conf = onlyOver(conf, transport);
+        }
         Duration perPoint = ConfValues.parseDuration(duration);
         BenchContext.Settings settings = new BenchContext.Settings(positive("--clients", clients),
                 positive("--in-flight", inFlight), sizeList("--sizes", sizes),
-                sizeList("--buffers", buffers).stream().map(Long::intValue).toList(), checkClass(storageClass), tcp,
+                sizeList("--buffers", buffers).stream().map(Long::intValue).toList(), checkClass(storageClass), tcp || transport != null,
                 Math.max(1, nodes), perPoint, Math.max(1, ops), ConfValues.parseSize(fileSize), Math.max(1, bagFiles),
-                ConfValues.parseSize(bagFileSize), local);
+                ConfValues.parseSize(bagFileSize), local, transport);
         BenchReport report = new BenchReport();
         describeMachine(report, run);
         PrintStream out = System.out;
@@ -179,6 +190,23 @@ public final class BenchCommand implements Callable<Integer> {
             out.println("charts: " + png + " (" + panels + " panels)");
         }
         return 0;
+    }
+
+    /**
+     * {@code conf} restricted to the transport {@code name}, after checking it is on the class path and
+     * usable in this process (a user measuring RDMA must not get TCP figures by accident).
+     */
+    static CreelConf onlyOver(CreelConf conf, String name) {
+        List<BlockTransportProvider> all = TransportSelector.loadProviders();
+        BlockTransportProvider p = all.stream().filter(x -> x.name().equals(name)).findFirst()
+                .orElseThrow(() -> new CreelException(ErrorCode.INVALID_ARGUMENT, "--transport " + name
+                        + ": no such transport on the class path (there are: "
+                        + String.join(", ", all.stream().map(BlockTransportProvider::name).toList()) + ")"));
+        String why = p.unavailableReason(conf);
+        if (why != null) {
+            throw new CreelException(ErrorCode.UNAVAILABLE, "--transport " + name + " cannot be used here: " + why);
+        }
+        return conf.with(TransportKeys.TRANSPORTS, name);
     }
 
     private List<String> orderedModes() {

@@ -22,7 +22,8 @@ public record BenchContext(CreelConf conf, BenchReport report, Progress progress
     /** The options the modes read. */
     public record Settings(List<Integer> clients, List<Integer> inFlight, List<Long> sizes, List<Integer> buffers,
                            String storageClass, boolean tcpOnly, int nodes, Duration durationPerPoint,
-                           long maxOpsPerPoint, long fileSize, int bagFiles, long bagFileSize, boolean local) {
+                           long maxOpsPerPoint, long fileSize, int bagFiles, long bagFileSize, boolean local,
+                           String transport) {
 
         /** The concurrency shapes (clients × in flight), every combination, in ascending order. */
         public List<int[]> shapes() {
@@ -33,6 +34,14 @@ public record BenchContext(CreelConf conf, BenchReport report, Progress progress
                 }
             }
             return out;
+        }
+
+        /**
+         * Names a data path in series names: the transport of {@code --transport} when one was forced
+         * (then the one path measured), else "tcp" or "same-host".
+         */
+        public String pathName(boolean tcp) {
+            return transport != null ? transport : BenchContext.pathName(tcp);
         }
 
         /** The data paths measured: same-host (mapped/local-file) and forced TCP, or TCP only. */

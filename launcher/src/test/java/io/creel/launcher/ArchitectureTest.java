@@ -138,7 +138,7 @@ class ArchitectureTest {
         noClasses().that().resideInAnyPackage("io.creel.storage.spi..", "io.creel.storage.server..",
                         "io.creel.storage.runtime..", "io.creel.storage.format..", "io.creel.storage.transport..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.creel.storage.local..", "io.creel.storage.tcp..",
-                        "io.creel.storage.nvmf..", "io.creel.namenode..", "io.creel.client..")
+                        "io.creel.storage.rdma..", "io.creel.storage.nvmf..", "io.creel.namenode..", "io.creel.client..")
                 .check(classes);
     }
 
@@ -146,7 +146,7 @@ class ArchitectureTest {
     void theNamenodeAndTheClientNameNoConcreteTier() {
         noClasses().that().resideInAnyPackage("io.creel.namenode..", "io.creel.client..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.creel.storage.local..", "io.creel.storage.tcp..",
-                        "io.creel.storage.nvmf..")
+                        "io.creel.storage.rdma..", "io.creel.storage.nvmf..")
                 .check(classes);
     }
 

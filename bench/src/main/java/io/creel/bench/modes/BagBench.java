@@ -35,7 +35,7 @@ public final class BagBench {
         }
         for (boolean tcp : ctx.settings().paths()) {
             CreelClient c = ctx.pool().main(tcp);
-            String where = BenchContext.pathName(tcp) + " " + ctx.settings().storageClass();
+            String where = ctx.settings().pathName(tcp) + " " + ctx.settings().storageClass();
             LatencyRecorder rec = new LatencyRecorder();
             ctx.progress().point("bag read " + where, rec::count);
             long start = System.nanoTime();

@@ -26,7 +26,7 @@ public final class KvBench {
         String cls = ctx.settings().storageClass();
         for (boolean tcp : ctx.settings().paths()) {
             CreelClient c = ctx.pool().main(tcp);
-            String table = "/bench-kv-" + BenchContext.pathName(tcp) + "-" + System.nanoTime();
+            String table = "/bench-kv-" + ctx.settings().pathName(tcp) + "-" + System.nanoTime();
             c.create(table, NodeType.TABLE, CreateOptions.defaults().withStorageClass(cls).withEnumerable(false))
                     .join();
             for (long size : ctx.settings().sizes()) {
@@ -36,7 +36,7 @@ public final class KvBench {
                 }
                 long budget = Math.max(3, Math.min(ctx.settings().maxOpsPerPoint(), BYTES_PER_POINT / size));
                 String key = "v" + size;
-                String where = BenchContext.pathName(tcp) + " " + cls;
+                String where = ctx.settings().pathName(tcp) + " " + cls;
                 c.putValue(table, key, value.duplicate()).join(); // warm-up: connections, first allocation
                 Summary put = ctx.driver().run("kv put " + where + " " + size + "B", 1, 1,
                         ctx.settings().durationPerPoint(), budget, size,

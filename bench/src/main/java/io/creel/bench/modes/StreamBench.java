@@ -42,7 +42,7 @@ public final class StreamBench {
         w.close().join();
         for (boolean tcp : ctx.settings().paths()) {
             CreelClient c = ctx.pool().main(tcp);
-            String where = BenchContext.pathName(tcp) + " " + cls;
+            String where = ctx.settings().pathName(tcp) + " " + cls;
             for (int buffer : ctx.settings().buffers()) {
                 CreelNode node = c.lookup(path).join();
                 DirectReader r = node.reader();
@@ -73,8 +73,8 @@ public final class StreamBench {
         String cls = ctx.settings().storageClass();
         for (boolean tcp : ctx.settings().paths()) {
             CreelClient c = ctx.pool().main(tcp);
-            String where = BenchContext.pathName(tcp) + " " + cls;
-            String dir = "/bench-write-" + BenchContext.pathName(tcp) + "-" + System.nanoTime();
+            String where = ctx.settings().pathName(tcp) + " " + cls;
+            String dir = "/bench-write-" + ctx.settings().pathName(tcp) + "-" + System.nanoTime();
             c.create(dir, NodeType.DIRECTORY, CreateOptions.defaults().withStorageClass(cls)).join();
             for (int buffer : ctx.settings().buffers()) {
                 ByteBuffer src = ByteBuffer.allocateDirect(buffer);

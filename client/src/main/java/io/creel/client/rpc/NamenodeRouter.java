@@ -22,7 +22,7 @@ import io.creel.common.protocol.OpenReply;
 import io.creel.common.protocol.RemoveRequest;
 import io.creel.common.protocol.StatusReply;
 import io.creel.common.rpc.ReplyDecoder;
-import io.creel.common.rpc.RpcClient;
+import io.creel.common.rpc.RpcConnection;
 import io.creel.common.rpc.RpcConnections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -166,7 +166,7 @@ public final class NamenodeRouter {
     /** Sends one request; the future fails with a {@link CreelException} (never a wrapper). */
     private <T> CompletableFuture<T> call(int partition, Opcode op, Message request, ReplyDecoder<T> decoder) {
         HostPort address = namenodes.get(partition);
-        RpcClient ready = connections.ready(address);
+        RpcConnection ready = connections.ready(address);
         if (ready != null) {
             return ready.call(op, request, decoder); // the usual case: no future to wait for the connection
         }

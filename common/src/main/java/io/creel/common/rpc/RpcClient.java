@@ -6,7 +6,6 @@ import io.creel.common.net.HostPort;
 import io.creel.common.protocol.Frame;
 import io.creel.common.protocol.Message;
 import io.creel.common.protocol.Opcode;
-import io.creel.common.protocol.Wire;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -26,8 +25,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One pipelined connection to a server: any number of requests in flight, matched to replies by
- * request id. Every request has a timeout; a lost connection fails all of its requests at once
+ * One pipelined TCP connection to a server (the {@code creel://} {@link RpcConnection}): any number
+ * of requests in flight, matched to replies by request id. Every request has a timeout; a lost connection fails all of its requests at once
  * with {@link ErrorCode#UNAVAILABLE}. Replies complete their futures on the event loop.
  *
  * <p>Requests with the connection's default timeout are not each given a timer: a sweep on the
@@ -36,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * timer per request cost more than the request's own bookkeeping. A request with another timeout
  * gets its own timer.
  */
-public final class RpcClient implements AutoCloseable {
+public final class RpcClient implements RpcConnection {
     private static final Logger LOG = LoggerFactory.getLogger(RpcClient.class);
 
     private final HostPort remote;
@@ -109,25 +108,30 @@ public final class RpcClient implements AutoCloseable {
         return result;
     }
 
+    @Override
     public HostPort remote() {
         return remote;
     }
 
+    @Override
     public boolean isOpen() {
         return channel.isActive();
     }
 
     /** Requests currently waiting for a reply. */
+    @Override
     public int inFlight() {
         return pending.size();
     }
 
     /** Sends a request and decodes its reply. */
+    @Override
     public <T> CompletableFuture<T> call(Opcode op, Message request, ReplyDecoder<T> decoder) {
         return call(op, request, decoder, requestTimeout);
     }
 
     /** Sends a request with a specific timeout. */
+    @Override
     public <T> CompletableFuture<T> call(Opcode op, Message request, ReplyDecoder<T> decoder, Duration timeout) {
         long id = nextId.getAndIncrement();
         ByteBuf frame;
@@ -144,6 +148,7 @@ public final class RpcClient implements AutoCloseable {
      * Sends a request whose frame is {@code header} followed by {@code payload} bytes, without
      * copying the payload. Takes ownership of {@code payload}: it is released once written (or on failure).
      */
+    @Override
     public <T> CompletableFuture<T> callWithPayload(Opcode op, Message header, ByteBuf payload,
                                                     ReplyDecoder<T> decoder) {
         long id = nextId.getAndIncrement();
@@ -172,6 +177,7 @@ public final class RpcClient implements AutoCloseable {
      * may have written any part of it. Once the future has failed (a timeout, a lost connection)
      * nothing more is written into it.
      */
+    @Override
     public CompletableFuture<Void> callInto(Opcode op, Message request, ByteBuffer dst) {
         long id = nextId.getAndIncrement();
         ByteBuf frame;
@@ -385,19 +391,7 @@ public final class RpcClient implements AutoCloseable {
         }
 
         void complete(int status, ByteBuf body, HostPort remote) {
-            try {
-                if (status == Frame.STATUS_OK) {
-                    future.complete(decoder.decode(body));
-                } else {
-                    String msg = Wire.readString(body, "error.message");
-                    future.completeExceptionally(new CreelException(ErrorCode.of(status), msg));
-                }
-            } catch (CreelException e) {
-                future.completeExceptionally(e);
-            } catch (RuntimeException e) {
-                future.completeExceptionally(new CreelException(ErrorCode.PROTOCOL,
-                        "bad " + op + " reply from " + remote + ": " + e, e));
-            }
+            ReplyBodies.complete(status, body, decoder, future, op, remote);
         }
     }
 }

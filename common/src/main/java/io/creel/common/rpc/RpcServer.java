@@ -2,8 +2,6 @@ package io.creel.common.rpc;
 
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
-import io.creel.common.protocol.Frame;
-import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.ProtocolException;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
@@ -29,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * a {@link RequestHandler}. A peer that sends a malformed frame is disconnected with a logged reason;
  * every other connection carries on.
  */
-public final class RpcServer implements AutoCloseable {
+public final class RpcServer implements RpcListener {
     private static final Logger LOG = LoggerFactory.getLogger(RpcServer.class);
     /** Flushes held back while a read is in progress before one is let through anyway. */
     static final int MAX_HELD_FLUSHES = 256;
@@ -105,6 +103,7 @@ public final class RpcServer implements AutoCloseable {
         return (InetSocketAddress) serverChannel.localAddress();
     }
 
+    @Override
     public int port() {
         return localAddress().getPort();
     }
@@ -144,30 +143,7 @@ public final class RpcServer implements AutoCloseable {
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             ByteBuf frame = (ByteBuf) msg;
             try {
-                if (frame.readableBytes() < Frame.HEADER_AFTER_LENGTH) {
-                    throw new ProtocolException("frame of " + frame.readableBytes() + " bytes is shorter than a header");
-                }
-                int code = frame.readUnsignedByte();
-                int flags = frame.readUnsignedByte();
-                long requestId = frame.readLong();
-                Opcode op = Opcode.ofCode(code);
-                if (op == null) {
-                    throw new ProtocolException("unknown opcode " + code);
-                }
-                if ((flags & Frame.FLAG_RESPONSE) != 0) {
-                    throw new ProtocolException("a response frame was sent to a server");
-                }
-                RpcCall call = new RpcCall(ctx.channel(), op, requestId, frame);
-                try {
-                    handler.handle(call);
-                } catch (ProtocolException e) {
-                    throw e;
-                } catch (CreelException e) {
-                    call.fail(e);
-                } catch (RuntimeException e) {
-                    LOG.error("{}: {} request failed", name, op, e);
-                    call.fail(new CreelException(ErrorCode.INTERNAL, name + ": " + op + " failed: " + e));
-                }
+                RequestDispatch.dispatch(name, ctx.channel(), frame, handler);
             } catch (ProtocolException e) {
                 LOG.warn("{}: closing connection from {}: {}", name, ctx.channel().remoteAddress(), e.getMessage());
                 ctx.close();

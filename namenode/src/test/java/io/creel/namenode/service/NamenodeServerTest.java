@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -45,6 +46,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -108,6 +110,23 @@ class NamenodeServerTest {
 
     private static CompletableFuture<OpenReply> create(RpcClient c, String path, NodeType type) {
         return c.call(Opcode.CREATE, new CreateRequest(path, type, "", "", true), OpenReply::decode);
+    }
+
+    @Test
+    void aNamenodeAskedToServeOverATransportThatIsNotThereFailsToStartAndFreesItsPort() throws Exception {
+        CreelException e = assertThrows(CreelException.class,
+                () -> NamenodeServer.start(conf, "127.0.0.1", 0, loops, "rdma"));
+        assertEquals(ErrorCode.CONFIGURATION, e.code());
+        assertTrue(e.getMessage().contains("no RPC transport for rdma:// addresses"), e.getMessage());
+        // The TCP port it had bound is free again: a namenode starts on it.
+        try (ServerSocket probe = new ServerSocket(0)) {
+            int port = probe.getLocalPort();
+            probe.close();
+            CreelException again = assertThrows(CreelException.class,
+                    () -> NamenodeServer.start(conf, "127.0.0.1", port, loops, "rdma"));
+            assertEquals(ErrorCode.CONFIGURATION, again.code());
+            NamenodeServer.start(conf, "127.0.0.1", port, loops, "creel").close();
+        }
     }
 
     @Test

@@ -16,7 +16,7 @@ import io.creel.common.protocol.Empty;
 import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.StorageServerInfo;
 import io.creel.common.rpc.EventLoops;
-import io.creel.common.rpc.RpcClient;
+import io.creel.common.rpc.RpcConnection;
 import io.creel.common.rpc.RpcConnections;
 import io.creel.common.rpc.RpcServer;
 import io.creel.storage.server.StorageServer;
@@ -135,7 +135,7 @@ class TcpBlockPathTest {
         return b;
     }
 
-    private RpcClient rawClient() {
+    private RpcConnection rawClient() {
         return await(connections.get(new HostPort("127.0.0.1", server.port())));
     }
 
@@ -263,7 +263,7 @@ class TcpBlockPathTest {
         assertTrue(beyond.getMessage().contains("block 8 does not exist"), beyond.getMessage());
 
         // ... and the server checks whatever a client sends.
-        RpcClient raw = rawClient();
+        RpcConnection raw = rawClient();
         assertEquals(ErrorCode.INVALID_ARGUMENT, failure(raw.call(Opcode.BLOCK_READ,
                 new BlockReadRequest(0, 1, BLOCK - 10, 11), body -> null)).code(), "offset+length beyond the block");
         assertEquals(ErrorCode.INVALID_ARGUMENT, failure(raw.call(Opcode.BLOCK_READ,

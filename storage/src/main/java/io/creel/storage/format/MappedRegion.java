@@ -8,6 +8,8 @@ import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
+import java.util.ArrayList;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,6 +56,26 @@ public final class MappedRegion implements AutoCloseable {
 
     public long blockCount() {
         return blockCount;
+    }
+
+    /** Blocks per mapped segment (the last may hold fewer). */
+    public int blocksPerSegment() {
+        return blocksPerSegment;
+    }
+
+    /**
+     * The mapped segments, each a buffer over whole blocks from position 0 sharing the mapping (for
+     * handing the memory to a device); valid until {@link #close}.
+     */
+    public List<ByteBuffer> segments() {
+        List<ByteBuffer> all = new ArrayList<>(segments.length);
+        for (MappedByteBuffer seg : segments) {
+            if (seg == null) {
+                throw new IllegalStateException("the region is unmapped");
+            }
+            all.add(seg.duplicate().clear());
+        }
+        return all;
     }
 
     /**

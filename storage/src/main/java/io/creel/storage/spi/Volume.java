@@ -2,6 +2,7 @@ package io.creel.storage.spi;
 
 import io.creel.storage.format.BlockTags;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One opened medium of a tier: its blocks, the tag of each block, and what a same-host client needs
@@ -23,6 +24,15 @@ public interface Volume extends AutoCloseable {
      * maps), added to the server's description. Names are prefixed by the module that reads them.
      */
     Map<String, String> attributes();
+
+    /**
+     * The blocks and tags as memory this process maps, for exporters that give a device direct
+     * access to it (RDMA); empty (the default) for a volume whose medium is not memory, such as a
+     * disk file, which such exporters then decline.
+     */
+    default Optional<VolumeMemory> memory() {
+        return Optional.empty();
+    }
 
     /** A line for the log at start: medium, size, path, I/O mode (e.g. "O_DIRECT" or "page cache"). */
     String summary();

@@ -162,7 +162,7 @@ public final class DramTier implements StorageTier {
             }
             return new LocalVolume(new DramMedium(region), tags, liveness, h.token(),
                     new SameHostFiles(file.toString(), h.dataOffset(), file.toString(), TagFile.TAG_OFFSET), summary,
-                    temporary, lock);
+                    temporary, lock, region);
         } catch (IOException | RuntimeException e) {
             if (region != null) {
                 region.close();
