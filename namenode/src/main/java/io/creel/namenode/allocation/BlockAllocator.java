@@ -80,6 +80,14 @@ public final class BlockAllocator {
         return classes.get(0);
     }
 
+    /**
+     * Whether {@code server} is live as the registry sees it now (heard from within the timeout,
+     * not replaced or decommissioned): data kept there can still be written.
+     */
+    public boolean isLive(StorageServerInfo server) {
+        return registry.isLive(server.serverId());
+    }
+
     /** Checks a storage class named in a request: empty (inherit) or one of the configured classes. */
     public void checkClass(String storageClass, String where) {
         if (!storageClass.isEmpty() && !classes.contains(storageClass)) {

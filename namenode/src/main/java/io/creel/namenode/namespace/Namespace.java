@@ -88,7 +88,7 @@ public final class Namespace {
         // Ids, like tags, start from the clock so a restarted namenode never reuses an id a client still holds.
         this.nodes = new NodeTable(clock.getAsLong() << 20, clock.getAsLong());
         this.reuse = new ReuseQueue(reuseDelayMillis, clock);
-        this.records = new DirectoryRecords(store, blockSize, reuse);
+        this.records = new DirectoryRecords(store, blockSize, reuse, allocator, this, () -> log);
     }
 
     /**
@@ -768,13 +768,17 @@ public final class Namespace {
         return records.write(container, child);
     }
 
-    /** Allocates (and logs) blocks of {@code container}'s records up to block {@code blockIndex}. */
+    /**
+     * Allocates (and logs) blocks of {@code container}'s records up to block {@code blockIndex}, and
+     * makes sure that block is on a live server (see {@link DirectoryRecords#ensureWritable}).
+     */
     private void growRecords(Container container, long blockIndex) {
         while (container.blockCount() <= blockIndex) {
             AllocatedBlock b = allocate(container);
             container.addBlock(b);
             log.block(container.id, container.blockCount() - 1, b);
         }
+        records.ensureWritable(container, (int) blockIndex);
     }
 
     /** Logs a new node with its first block (if it has one) and its inline bytes (if any). */

@@ -59,6 +59,11 @@ public final class SlotTable {
         used.set(slot);
     }
 
+    /** How many slots have ever been handed out: every slot in use or waiting for reuse is below this. */
+    public int handedOut() {
+        return highWater;
+    }
+
     /** Highest slot in use, or -1. */
     public int highestUsed() {
         return used.length() - 1;

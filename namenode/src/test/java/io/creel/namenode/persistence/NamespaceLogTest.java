@@ -296,6 +296,36 @@ class NamespaceLogTest {
     }
 
     @Test
+    void aRecordsBlockMovedOffAnUnreachableServerIsRestoredWhereItMovedToFromTheLogAndFromACheckpoint() {
+        String before;
+        BlockLocation moved;
+        try (Run r = new Run()) {
+            r.create("/d", NodeType.DIRECTORY);
+            r.create("/d/a", NodeType.FILE);
+            long dir = r.ns.lookup("/d", false, CONN).node().id();
+            assertEquals(DRAM.address(), r.ns.map(dir, 0, 0).server().address());
+            blocks.unreachable(DRAM.address());
+            r.create("/d/b", NodeType.DIRECTORY);
+            moved = r.ns.map(dir, 0, 0);
+            assertEquals(DISK.address(), moved.server().address(), "the only other server");
+            before = r.image();
+            assertTrue(before.contains("[0:" + DISK.address() + "#22/" + moved.blockNumber() + "@" + moved.tag() + "]"),
+                    before);
+        }
+        for (boolean checkpoint : new boolean[] {false, true}) {
+            try (Run r = new Run()) {
+                assertEquals(before, r.image(), checkpoint ? "restored from a checkpoint" : "replayed from the log");
+                long dir = r.ns.lookup("/d", false, CONN).node().id();
+                BlockLocation where = r.ns.map(dir, 0, 0);
+                assertEquals(moved.blockNumber(), where.blockNumber());
+                assertEquals(moved.tag(), where.tag());
+                assertEquals(List.of("a", "b"), List.of(blocks.record(where, 0).name(), blocks.record(where, 1).name()),
+                        "the listing reads the moved block");
+            }
+        }
+    }
+
+    @Test
     void restoredBlocksStayUsedAndNewTagsAreLarger() {
         Set<String> oldBlocks = new HashSet<>();
         long oldMaxTag = 0;

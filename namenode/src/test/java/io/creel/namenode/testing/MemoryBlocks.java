@@ -22,11 +22,18 @@ public final class MemoryBlocks implements RecordStore {
     private final Map<String, ByteBuffer> data = new HashMap<>();
     private final Map<String, Long> tags = new HashMap<>();
     private volatile boolean failing;
+    /** Servers (host:port) whose blocks cannot be reached. */
+    private final java.util.Set<String> unreachable = new java.util.HashSet<>();
     private int writes;
 
     /** Makes every later write fail (true) or succeed (false). */
     public void failWrites(boolean fail) {
         failing = fail;
+    }
+
+    /** Makes every later write to a block of the server at {@code address} (host:port) fail as unreachable. */
+    public synchronized void unreachable(String address) {
+        unreachable.add(address);
     }
 
     public synchronized int writes() {
@@ -38,6 +45,10 @@ public final class MemoryBlocks implements RecordStore {
         if (failing) {
             return CompletableFuture.failedFuture(new CreelException(ErrorCode.UNAVAILABLE,
                     "memory block store is failing writes on purpose"));
+        }
+        if (unreachable.contains(block.server().address())) {
+            return CompletableFuture.failedFuture(new CreelException(ErrorCode.UNAVAILABLE, "storage server "
+                    + block.server().address() + " cannot be reached (memory block store, on purpose)"));
         }
         String key = key(block);
         long current = tags.getOrDefault(key, 0L);

@@ -69,11 +69,15 @@ class LostStorageServerTest {
             }
         });
         int n = 50_000;
+        // Enough distinct keys that each map output (~4k combined pairs, tens of KiB) is larger than the
+        // namenode's inline limit (4 KiB by default): the outputs live in blocks of the storage servers,
+        // so the server that dies takes some of them with it.
+        int keys = 4099;
         JavaPairRDD<Integer, Long> sums = sc.parallelize(IntStream.range(0, n).boxed().toList(), 8)
-                .mapToPair(i -> new Tuple2<>(i % 211, (long) i)).reduceByKey(Long::sum, 4);
+                .mapToPair(i -> new Tuple2<>(i % keys, (long) i)).reduceByKey(Long::sum, 4);
         Map<Integer, Long> expected = new TreeMap<>();
         for (int i = 0; i < n; i++) {
-            expected.merge(i % 211, (long) i, Long::sum);
+            expected.merge(i % keys, (long) i, Long::sum);
         }
         assertEquals(expected, new TreeMap<>(sums.collectAsMap()), "before the failure");
 
