@@ -1,6 +1,7 @@
 package io.creel.spark.shuffle;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
@@ -10,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -38,10 +40,10 @@ class ShadedJarIT {
             assertTrue(jar.stream().noneMatch(e -> e.getName().startsWith("org/apache/spark/") && !e.isDirectory()
                     && !e.getName().startsWith("org/apache/spark/shuffle/sort/CreelBypassMergeWriters")),
                     "no Spark classes but Creel's one bridge");
-            String services = new String(jar.getInputStream(jar.getEntry(
-                    "META-INF/services/io.creel.common.storage.BlockTransportProvider")).readAllBytes(),
-                    StandardCharsets.UTF_8);
-            assertTrue(services.contains("io.creel"), services);
+            JarEntry entry = jar.getJarEntry("META-INF/services/io.creel.storage.spi.BlockTransportProvider");
+            assertNotNull(entry, "the jar lists the block transports it carries");
+            String services = new String(jar.getInputStream(entry).readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(services.contains("io.creel.storage.tcp."), services);
         }
     }
 
