@@ -106,7 +106,7 @@ public final class YcsbCommand implements Callable<Integer> {
             props.put("status", "true");
         }
         YcsbProcess client = (load ? YcsbProcess.load(db) : YcsbProcess.run(db)).properties(props).threads(threads)
-                .label("workload " + workload).echo(System.out).inheritStderr()
+                .label("workload " + workload).echo(System.out).echoStderr(System.err)
                 .jvmOption("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn")
                 .jvmOption("-Dorg.slf4j.simpleLogger.log.io.netty=warn");
         String confDir = System.getProperty(CommonOptions.CONF_DIR_PROPERTY);
