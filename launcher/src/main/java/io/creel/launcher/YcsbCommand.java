@@ -106,7 +106,7 @@ public final class YcsbCommand implements Callable<Integer> {
             props.put("status", "true");
         }
         YcsbProcess client = (load ? YcsbProcess.load(db) : YcsbProcess.run(db)).properties(props).threads(threads)
-                .label("workload " + workload).echo(System.out).inheritStderr()
+                .label("workload " + workload).echo(System.out).echoStderr(System.err)
                 .jvmOption("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn")
                 .jvmOption("-Dorg.slf4j.simpleLogger.log.io.netty=warn");
         String confDir = System.getProperty(CommonOptions.CONF_DIR_PROPERTY);
@@ -117,6 +117,11 @@ public final class YcsbCommand implements Callable<Integer> {
         List<String> problems = result.problems(expectedOperations(load, props), List.of());
         if (!problems.isEmpty()) {
             System.err.println("creel: ycsb " + phase + " " + workload + ": " + String.join("; ", problems));
+            if (!load && result.verificationErrors() > 0 && result.verificationErrors() == result.total("VERIFY")) {
+                // Every check failing is the mark of records written without dataintegrity, not of bad data.
+                System.err.println("creel: the checks expect the values a load with -p dataintegrity=true writes (same "
+                        + "fieldcount and fieldlength); if the records were loaded without it, load them again with it");
+            }
             return CliErrors.OPERATION_FAILED;
         }
         System.err.printf(Locale.ROOT, "creel: ycsb %s %s: %,d operations, all OK%s%n", phase, workload, result.done(),

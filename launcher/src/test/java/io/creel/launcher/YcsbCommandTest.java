@@ -50,6 +50,14 @@ class YcsbCommandTest {
     }
 
     @Test
+    void aVerifiedRunOverRecordsLoadedWithoutDataIntegrityFailsItsChecks() {
+        // Without dataintegrity the load writes random values; the run's checks expect deterministic ones.
+        assertEquals(0, ycsb("load", "c", "-p", "recordcount=50", "-p", "table=cmd_unverified"));
+        assertEquals(1, ycsb("run", "c", "-p", "recordcount=50", "-p", "operationcount=50", "-p",
+                "table=cmd_unverified", "-p", "dataintegrity=true"));
+    }
+
+    @Test
     void workloadEFailsWithCreelBecauseScanIsNotSupported() {
         // Its 5% inserts succeed; its scans return NOT_IMPLEMENTED, so the command fails.
         assertEquals(1, ycsb("run", "e", "-p", "recordcount=50", "-p", "operationcount=50", "-p", "table=cmd_e"));

@@ -8,7 +8,7 @@ import picocli.CommandLine.Option;
 public final class YcsbOptions {
     @Option(names = "--ycsb-workloads", split = ",", paramLabel = "W[,W...]", defaultValue = "a,b,c,f,d",
             description = "YCSB core workloads to run, in this order after one load (default: ${DEFAULT-VALUE}; "
-                    + "D inserts, so it goes last; e is reported as not supported).")
+                    + "D inserts, so it goes last; e is never run: every report says it is not supported).")
     List<String> workloads;
 
     @Option(names = "--ycsb-records", paramLabel = "N", defaultValue = "100000",

@@ -41,7 +41,7 @@ public final class YcsbProcess {
     private int threads = 1;
     private String classPath = System.getProperty("java.class.path");
     private PrintStream echo;
-    private boolean inheritStderr;
+    private PrintStream echoErr;
     private String label = "";
 
     private YcsbProcess(String db, boolean load) {
@@ -97,9 +97,13 @@ public final class YcsbProcess {
         return this;
     }
 
-    /** Lets the child write its standard error to ours (progress and log lines), instead of keeping its tail. */
-    public YcsbProcess inheritStderr() {
-        this.inheritStderr = true;
+    /**
+     * Copies the child's standard error (progress and log lines), line by line, to {@code err}
+     * instead of keeping its tail. Copied, not inherited, so that where this JVM's System.err goes
+     * (a test runner's report file) the child's lines go too.
+     */
+    public YcsbProcess echoStderr(PrintStream err) {
+        this.echoErr = err;
         return this;
     }
 
@@ -136,15 +140,14 @@ public final class YcsbProcess {
 
     /**
      * Runs the child to its end, at most {@code limit}; returns what it reported. Its standard
-     * error goes to a file whose last lines are quoted if it fails to report.
+     * error is copied to the {@link #echoStderr} stream if one is set, else it goes to a file whose
+     * last lines are quoted if it fails to report.
      */
     public YcsbResult start(Duration limit) {
         Path stderr = null;
         try {
             ProcessBuilder pb = new ProcessBuilder(command());
-            if (inheritStderr) {
-                pb.redirectError(ProcessBuilder.Redirect.INHERIT);
-            } else {
+            if (echoErr == null) {
                 stderr = Files.createTempFile("creel-ycsb-", ".stderr");
                 pb.redirectError(stderr.toFile());
             }
@@ -181,6 +184,12 @@ public final class YcsbProcess {
         Thread reader = new Thread(() -> readLines(p, lines), "ycsb-stdout");
         reader.setDaemon(true);
         reader.start();
+        Thread errReader = null;
+        if (echoErr != null) {
+            errReader = new Thread(() -> copyLines(p, echoErr), "ycsb-stderr");
+            errReader.setDaemon(true);
+            errReader.start();
+        }
         boolean ended;
         try {
             ended = p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS);
@@ -188,6 +197,9 @@ public final class YcsbProcess {
                 kill(p);
             }
             reader.join(TimeUnit.SECONDS.toMillis(10));
+            if (errReader != null) {
+                errReader.join(TimeUnit.SECONDS.toMillis(10));
+            }
         } catch (InterruptedException e) {
             kill(p);
             Thread.currentThread().interrupt();
@@ -224,6 +236,17 @@ public final class YcsbProcess {
             synchronized (lines) {
                 lines.add("# stdout of the YCSB client ended: " + e.getMessage());
             }
+        }
+    }
+
+    private static void copyLines(Process p, PrintStream err) {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                err.println(line);
+            }
+        } catch (IOException e) {
+            err.println("(standard error of the YCSB client ended: " + e.getMessage() + ")");
         }
     }
 
