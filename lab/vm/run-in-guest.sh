@@ -379,6 +379,16 @@ check_prerequisites
 build_kernel_cache
 [ "$mode" = build ] && { say "kernel cache: $kernel_dir"; exit 0; }
 
+# The guest mounts its own /tmp, /proc, /sys and /dev over the host's: a checkout or an output share
+# under them would be invisible (or unmountable) in the guest.
+for p in "$REPO" "$out"; do
+	case "$p/" in
+		/tmp/*|/proc/*|/sys/*|/dev/*)
+			say "$p is under ${p%"${p#/*/}"}, which the guest replaces with its own; use a checkout (and --out) elsewhere"
+			exit "$EX_USAGE" ;;
+	esac
+done
+
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 run_dir=$(mktemp -d "${TMPDIR:-/tmp}/creel-lab-run.XXXXXX")
