@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Spark shuffle bench (bin/creel bench spark): Spark's GroupBy and a sort of 100-byte records,
+# The Spark shuffle bench: Spark's GroupBy and a sort of 100-byte records,
 # each with Spark's sort shuffle and with Creel, on local-cluster with separate executor JVMs.
 # Prints the runtime ratio Creel / vanilla and writes a chart (default spark-shuffle/target/bench-spark.png).
 #
