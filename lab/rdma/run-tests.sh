@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
-# Runs storage-rdma's lab tests (JUnit tag rdma-lab) inside the lab guest, over soft-RoCE rxe0, with
-# the libdisni.so this checkout builds: the device contract on DiSNI, writes and reads of many
-# sizes, a server killed mid-read, a DaRPC round trip, and jNVMf against the kernel NVMe-oF target.
+# Runs the RDMA lab tests (JUnit tag rdma-lab) inside the lab guest, over soft-RoCE rxe0, with the
+# libdisni.so this checkout builds. Two suites (lab/rdma/guest-tests.sh):
+#   verbs    the device contract on DiSNI, writes and reads of many sizes, a server killed mid-read,
+#            a DaRPC round trip, jNVMf against the kernel NVMe-oF target, the native calls nobody makes;
+#   cluster  a Creel cluster of real daemons (a namenode at rdma://, DRAM storage servers exporting
+#            over RDMA): metadata over rdma://, put/get across many blocks both ways, concurrent
+#            clients, stale-block safety, a storage server killed mid-read.
 #
 #   lab/rdma/run-tests.sh [run-in-guest.sh options]     e.g. --quiet, --timeout 2400
 #
-# Builds on this machine first (mvn -pl storage-rdma test-compile); the guest only runs java.
-# Reports land in lab/target/rdma-tests/reports; the guest console in lab/target/rdma-tests/console.log.
+# Builds on this machine first (mvn -pl storage-rdma,launcher -am test-compile); the guest only runs
+# java. Reports land in lab/target/rdma-tests/reports/<suite>; the cluster's daemon logs in
+# lab/target/rdma-tests/cluster/logs; the guest console in lab/target/rdma-tests/console.log.
 # Exit code: the tests' (0 = all passed, none skipped), or the harness's (see run-in-guest.sh).
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$repo"
 started=$SECONDS
-mvn -q -B -pl storage-rdma test-compile
+mvn -q -B -pl storage-rdma,launcher -am test-compile
 if [ ! -f storage-rdma/target/native/libdisni.so ]; then
 	echo "lab: storage-rdma/target/native/libdisni.so was not built (the build said why above)" >&2
 	exit 1
@@ -22,6 +27,8 @@ rm -rf "$out"
 mkdir -p "$out"
 echo "lab: built in $((SECONDS - started)) s; booting the guest" >&2
 status=0
-lab/vm/run-in-guest.sh --ns ram --name rdma-tests --out "$out" "$@" -- bash lab/rdma/guest-tests.sh || status=$?
+# Four JVMs (the tests, a namenode, storage servers) and their DRAM tiers: more memory than the default.
+lab/vm/run-in-guest.sh --ns ram --mem 3072 --timeout 2400 --name rdma-tests --out "$out" "$@" \
+	-- bash lab/rdma/guest-tests.sh || status=$?
 echo "lab: rdma lab tests finished in $((SECONDS - started)) s with exit code $status" >&2
 exit "$status"

@@ -10,6 +10,8 @@ import io.creel.bench.modes.KvBench;
 import io.creel.bench.modes.MetaBench;
 import io.creel.bench.modes.StreamBench;
 import io.creel.bench.process.JavaCommand;
+import io.creel.bench.modes.ycsb.YcsbBench;
+import io.creel.bench.modes.ycsb.YcsbOptions;
 import io.creel.bench.report.BenchReport;
 import io.creel.bench.report.Charts;
 import io.creel.bench.report.MachineFacts;
@@ -25,6 +27,9 @@ import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.minicluster.MiniCluster;
 import io.creel.namenode.NamenodeKeys;
+import io.creel.storage.spi.BlockTransportProvider;
+import io.creel.storage.transport.TransportKeys;
+import io.creel.storage.transport.TransportSelector;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -58,21 +63,26 @@ import picocli.CommandLine.Spec;
                 "Modes: baseline (loopback TCP, memory copy, Redis GET latency), kv (put/get latency by size), lookup "
                         + "and create (metadata ops/s by concurrency, each against Redis), read and write (sequential "
                         + "bandwidth by buffer), bag (a Bag read as one stream), user (bin/creel fs get/put and a fresh "
-                        + "client JVM against cat, cp and a socket). They run in the order given.",
+                        + "client JVM against cat, cp and a socket), ycsb (YCSB workloads, Creel vs Redis). They run in "
+                        + "the order given.",
                 "The cluster runs in its own process, started by the bench, unless --local or --existing."})
 public final class BenchCommand implements Callable<Integer> {
     /** The modes, in the order they are run when several are given. */
-    static final List<String> MODES = List.of("baseline", "kv", "lookup", "create", "read", "write", "bag", "user");
+    static final List<String> MODES = List.of("baseline", "kv", "lookup", "create", "read", "write", "bag", "user", "ycsb");
     /** How long the bench's cluster process may take to start. */
     private static final Duration CLUSTER_START_TIMEOUT = Duration.ofMinutes(2);
 
     @Mixin
     CommonOptions common;
 
+    @Mixin
+    YcsbOptions ycsb;
+
     @Spec
     CommandSpec spec;
 
-    @Parameters(arity = "1..*", paramLabel = "MODE", description = "baseline, kv, lookup, create, read, write, bag, user")
+    @Parameters(arity = "1..*", paramLabel = "MODE",
+            description = "baseline, kv, lookup, create, read, write, bag, user, ycsb")
     List<String> modes;
 
     @Option(names = "--local", description = "Run the cluster in the bench's own JVM (for convenience: clients and "
@@ -109,6 +119,11 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--tcp", description = "Measure only the TCP path (creel.client.local.access=false).")
     boolean tcp;
+
+    @Option(names = "--transport", paramLabel = "NAME", description = "Move block data over this transport only "
+            + "(rdma, tcp, mapped, local-file): the run fails at once, saying why, where it cannot be used, and "
+            + "measures that one data path.")
+    String transport;
 
     @Option(names = "--nodes", paramLabel = "N", defaultValue = "10000",
             description = "Nodes preloaded into the namespace before lookups (default: ${DEFAULT-VALUE}).")
@@ -171,6 +186,9 @@ public final class BenchCommand implements Callable<Integer> {
         CreelConf conf = common.loadConf();
         long started = System.nanoTime();
         String runId = RunNamespace.newRunId();
+        if (transport != null) {
+            conf = onlyOver(conf, transport);
+        }
         BenchReport report = new BenchReport();
         report.fact("command", "bin/creel " + String.join(" ", spec.commandLine().getParseResult().originalArgs()));
         report.fact("run", runId + ": modes " + String.join(" ", run) + "; " + repeat + " repetition(s) of "
@@ -230,7 +248,7 @@ public final class BenchCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static void runModes(BenchContext ctx, List<String> run) {
+    private void runModes(BenchContext ctx, List<String> run) {
         MetaBench meta = new MetaBench(ctx);
         for (String mode : run) {
             switch (mode) {
@@ -242,6 +260,7 @@ public final class BenchCommand implements Callable<Integer> {
                 case "write" -> StreamBench.write(ctx);
                 case "bag" -> BagBench.run(ctx);
                 case "user" -> UserBench.run(ctx);
+                case "ycsb" -> YcsbBench.run(ctx, ycsb);
                 default -> throw new IllegalStateException(mode);
             }
         }
@@ -287,8 +306,25 @@ public final class BenchCommand implements Callable<Integer> {
         }
         return new BenchContext.Settings(positive("--clients", clients), positive("--in-flight", inFlight),
                 sizeList("--sizes", sizes), sizeList("--buffers", buffers).stream().map(Long::intValue).toList(),
-                checkClass(storageClass), tcp, Math.max(1, nodes), perPoint, Math.max(1, ops), size("--file-size",
-                fileSize), Math.max(1, bagFiles), size("--bag-file-size", bagFileSize), repeat, user);
+                checkClass(storageClass), tcp || transport != null, Math.max(1, nodes), perPoint, Math.max(1, ops), size("--file-size",
+                fileSize), Math.max(1, bagFiles), size("--bag-file-size", bagFileSize), repeat, user, transport);
+    }
+
+    /**
+     * {@code conf} restricted to the transport {@code name}, after checking it is on the class path and
+     * usable in this process (a user measuring RDMA must not get TCP figures by accident).
+     */
+    static CreelConf onlyOver(CreelConf conf, String name) {
+        List<BlockTransportProvider> all = TransportSelector.loadProviders();
+        BlockTransportProvider p = all.stream().filter(x -> x.name().equals(name)).findFirst()
+                .orElseThrow(() -> new CreelException(ErrorCode.INVALID_ARGUMENT, "--transport " + name
+                        + ": no such transport on the class path (there are: "
+                        + String.join(", ", all.stream().map(BlockTransportProvider::name).toList()) + ")"));
+        String why = p.unavailableReason(conf);
+        if (why != null) {
+            throw new CreelException(ErrorCode.UNAVAILABLE, "--transport " + name + " cannot be used here: " + why);
+        }
+        return conf.with(TransportKeys.TRANSPORTS, name);
     }
 
     private List<String> orderedModes() {

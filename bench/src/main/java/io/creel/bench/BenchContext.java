@@ -32,7 +32,7 @@ public final class BenchContext {
     public record Settings(List<Integer> clients, List<Integer> inFlight, List<Long> sizes, List<Integer> buffers,
                            String storageClass, boolean tcpOnly, int nodes, Duration durationPerPoint,
                            long maxOpsPerPoint, long fileSize, int bagFiles, long bagFileSize, int repeat,
-                           long userFileSize) {
+                           long userFileSize, String transport) {
 
         /** The concurrency shapes (clients × in flight), every combination, in ascending order. */
         public List<int[]> shapes() {
@@ -43,6 +43,14 @@ public final class BenchContext {
                 }
             }
             return out;
+        }
+
+        /**
+         * Names a data path in series names: the transport of {@code --transport} when one was forced
+         * (then the one path measured), else "tcp" or "same-host".
+         */
+        public String pathName(boolean tcp) {
+            return transport != null ? transport : BenchContext.pathName(tcp);
         }
 
         /** The data paths measured: same-host (mapped/local-file) and forced TCP, or TCP only. */

@@ -6,7 +6,7 @@ import io.creel.common.conf.ConfValues;
 import java.util.List;
 
 /**
- * The client library's own keys: stream buffers, Bag reads in flight, the block-location cache. (Connect and request timeouts are shared keys in ConfKeys.)
+ * The client library's own keys: stream buffers, read-ahead, Bag reads in flight, the block-location cache. (Connect and request timeouts are shared keys in ConfKeys.)
  * Registered as a {@link ConfKeySource}; {@code conf/creel-site.conf} documents each key.
  */
 public final class ClientKeys implements ConfKeySource {
@@ -15,6 +15,9 @@ public final class ClientKeys implements ConfKeySource {
     public static final ConfKey<Integer> BUFFER_SIZE = ConfKey.of("creel.client.buffer.size", "1m",
             v -> (int) ConfValues.parseBounded(v, 4096, 64L << 20),
             "Buffer size of the java.io streams.");
+    public static final ConfKey<Integer> READ_AHEAD = ConfKey.of("creel.client.read.ahead", "4m",
+            v -> (int) ConfValues.parseBounded(v, 0, 256L << 20),
+            "Bytes a direct reader fetches ahead of small sequential reads from a server a round trip away; 0 for none.");
     public static final ConfKey<Integer> BLOCK_CACHE_SIZE = ConfKey.of("creel.client.block.cache.size",
             "65536", v -> ConfValues.parseInt(v, 16, 1 << 24),
             "Block locations a client caches, across all open files.");
@@ -25,6 +28,6 @@ public final class ClientKeys implements ConfKeySource {
 
     @Override
     public List<ConfKey<?>> keys() {
-        return List.of(BAG_READS_IN_FLIGHT, BUFFER_SIZE, BLOCK_CACHE_SIZE);
+        return List.of(BAG_READS_IN_FLIGHT, BUFFER_SIZE, READ_AHEAD, BLOCK_CACHE_SIZE);
     }
 }

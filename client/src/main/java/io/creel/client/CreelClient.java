@@ -14,6 +14,7 @@ import io.creel.common.protocol.CreateRequest;
 import io.creel.common.protocol.NodeInfo;
 import io.creel.common.protocol.OpenReply;
 import io.creel.common.protocol.StatusReply;
+import io.creel.common.protocol.Wire;
 import io.creel.common.rpc.EventLoops;
 import io.creel.common.rpc.RpcConnections;
 import io.creel.storage.spi.TransportContext;
@@ -117,14 +118,15 @@ public final class CreelClient implements AutoCloseable {
     /** A handle for a listed entry, without another lookup (no lease). */
     public CreelNode open(DirectoryEntry entry) {
         int partition = router.partitionOf(PathName.parse(entry.path()));
-        return new CreelNode(this, entry.path(), entry.info(), partition, 0, false);
+        return new CreelNode(this, entry.path(), entry.info(), partition, 0, false, entry.data(), 0);
     }
 
     private CreelNode node(String path, int partition, OpenReply r) {
         if (r.firstBlock() != null) {
             blockIo.cache().put(r.firstBlock(), partition);
         }
-        return new CreelNode(this, path, r.node(), partition, r.lease(), r.firstBlock() != null);
+        return new CreelNode(this, path, r.node(), partition, r.lease(), r.firstBlock() != null, r.data(),
+                r.inlineLimit());
     }
 
     /** Removes a node; a container with children needs {@code recursive}. Returns the removed node. */
@@ -153,8 +155,7 @@ public final class CreelClient implements AutoCloseable {
                         + "namenode partitions is not supported (top-level names '" + s.topLevel() + "' and '"
                         + t.topLevel() + "' belong to different namenodes)");
             }
-            return router.move(ps, s.toString(), t.toString())
-                    .thenApply(info -> new CreelNode(this, t.toString(), info, ps, 0, false));
+            return router.move(ps, s.toString(), t.toString()).thenApply(r -> node(t.toString(), ps, r));
         });
     }
 
@@ -252,7 +253,7 @@ public final class CreelClient implements AutoCloseable {
                     if (open.firstBlock() != null) {
                         blockIo.cache().put(open.firstBlock(), partition);
                     }
-                    return new DirectoryEntry(r.name(), child.toString(), open.node());
+                    return new DirectoryEntry(r.name(), child.toString(), open.node(), open.data());
                 }
                 CreelException e = CreelException.unwrap(t);
                 if (e.code() == ErrorCode.NOT_FOUND) {
@@ -276,7 +277,8 @@ public final class CreelClient implements AutoCloseable {
     /**
      * Where the blocks holding bytes {@code [start, start + len)} of a File or KeyValue live, clipped
      * to the node's readable length (so nothing is allocated): one location per block, in order.
-     * Hadoop's {@code getFileBlockLocations} and schedulers placing work near data use it.
+     * Hadoop's {@code getFileBlockLocations} and schedulers placing work near data use it. A node
+     * whose bytes the namenode keeps inline ({@link CreelNode#isInline()}) has no blocks: none are named.
      */
     public CompletableFuture<List<io.creel.common.protocol.BlockLocation>> blockLocations(CreelNode node, long start,
                                                                                        long len) {
@@ -291,7 +293,7 @@ public final class CreelClient implements AutoCloseable {
             }
             long end = Math.min(node.length(), start + len);
             List<CompletableFuture<io.creel.common.protocol.BlockLocation>> all = new ArrayList<>();
-            if (start < end) {
+            if (start < end && !node.isInline()) {
                 long bs = blockIo.blockSize();
                 for (long i = start / bs; i <= (end - 1) / bs; i++) {
                     all.add(blockIo.locate(node.ref(), i));
@@ -357,17 +359,42 @@ public final class CreelClient implements AutoCloseable {
         });
     }
 
-    /** Sets {@code key} of the Table to {@code value}'s remaining bytes, visible atomically when this completes. */
+    /**
+     * Sets {@code key} of the Table to {@code value}'s remaining bytes, visible atomically when this completes.
+     *
+     * <p>A value within the namenode's inline limit ({@code creel.namenode.inline.max}) travels with
+     * the create, and the namenode keeps and commits it there: one request, no data transfer. A larger
+     * one is created, written to a block and committed (two requests and a transfer). Until this
+     * client has heard the limit from a namenode, it offers values up to the protocol's most; one the
+     * namenode does not keep is then written the usual way.
+     */
     public CompletableFuture<Void> putValue(String tablePath, String key, ByteBuffer value) {
         return Futures.guard(() -> {
-            String path = PathName.parse(tablePath).child(key).toString();
+            PathName p = PathName.parse(tablePath).child(key);
+            String path = p.toString();
             ByteBuffer src = value.duplicate();
-            return create(path, NodeType.KEYVALUE).thenCompose(node -> {
-                DirectWriter w = node.writer();
-                w.write(src); // a failed write fails the close, which reports it
-                return w.close().thenApply(info -> (Void) null);
+            int partition = router.partitionOf(p);
+            int limit = router.inlineLimit(partition);
+            if (src.remaining() > (limit < 0 ? Wire.MAX_INLINE_BYTES : limit)) {
+                return create(path, NodeType.KEYVALUE).thenCompose(node -> writeValue(node, src));
+            }
+            byte[] bytes = new byte[src.remaining()];
+            src.duplicate().get(bytes);
+            CreateRequest req = new CreateRequest(path, NodeType.KEYVALUE, "", "", true, bytes);
+            return router.create(partition, req).thenCompose(r -> {
+                if (r.lease() == 0) {
+                    return CompletableFuture.<Void>completedFuture(null); // kept inline and committed
+                }
+                return writeValue(node(path, partition, r), src);
             });
         });
+    }
+
+    /** Writes a whole value through a new version's writer and commits it. */
+    private static CompletableFuture<Void> writeValue(CreelNode node, ByteBuffer src) {
+        DirectWriter w = node.writer();
+        w.write(src); // a failed write fails the close, which reports it
+        return w.close().thenApply(info -> (Void) null);
     }
 
     /**
@@ -476,6 +503,10 @@ public final class CreelClient implements AutoCloseable {
             throw new CreelException(ErrorCode.LIMIT_EXCEEDED, path + ": a value of " + node.length()
                     + " bytes does not fit one buffer; read it with a reader");
         }
+        if (node.isInline()) {
+            // The bytes came with the lookup reply and belong to this get alone: no copy, no transfer.
+            return CompletableFuture.completedFuture(ByteBuffer.wrap(node.inlineData()));
+        }
         ByteBuffer dst = ByteBuffer.allocate((int) node.length());
         return node.reader().read(dst).thenApply(n -> {
             io.creel.common.protocol.BlockLocation first = blockIo.cache().peek(node.ref().block(0));
@@ -501,6 +532,10 @@ public final class CreelClient implements AutoCloseable {
 
     int bufferSize() {
         return conf.get(ClientKeys.BUFFER_SIZE);
+    }
+
+    int readAhead() {
+        return conf.get(ClientKeys.READ_AHEAD);
     }
 
     int bagReadsInFlight() {

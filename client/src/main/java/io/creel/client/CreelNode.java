@@ -27,15 +27,22 @@ public final class CreelNode {
     private final int partition;
     private final long lease;
     private final boolean hasFirstBlock;
+    /** The node's bytes when the namenode keeps them inline (they came with the lookup), else {@code null}. */
+    private final byte[] inline;
+    /** The namenode's inline limit, for a writer. */
+    private final int inlineLimit;
     private DirectWriter writer;
 
-    CreelNode(CreelClient client, String path, NodeInfo info, int partition, long lease, boolean hasFirstBlock) {
+    CreelNode(CreelClient client, String path, NodeInfo info, int partition, long lease, boolean hasFirstBlock,
+              byte[] inline, int inlineLimit) {
         this.client = client;
         this.path = path;
         this.info = info;
         this.partition = partition;
         this.lease = lease;
         this.hasFirstBlock = hasFirstBlock;
+        this.inline = inline;
+        this.inlineLimit = inlineLimit;
     }
 
     public String path() {
@@ -53,6 +60,19 @@ public final class CreelNode {
     /** Readable bytes when this handle was made (a File's synced length, a value's length). */
     public long length() {
         return info.length();
+    }
+
+    /**
+     * Whether the node's bytes came with this handle because the namenode keeps them inline (a small
+     * File or KeyValue): reading them needs no data transfer, and the node has no blocks.
+     */
+    public boolean isInline() {
+        return inline != null;
+    }
+
+    /** The inline bytes (not to be changed), or {@code null}. */
+    byte[] inlineData() {
+        return inline;
     }
 
     /** Whether this handle holds the write lease (made by create of a File/KeyValue, or openForAppend). */
@@ -73,7 +93,7 @@ public final class CreelNode {
         }
         if (writer == null) {
             writer = new DirectWriter(path, ref(), lease, info.length(), client.blockIo(), client.router(),
-                    hasFirstBlock);
+                    hasFirstBlock, inline, inlineLimit);
         }
         return writer;
     }
@@ -86,7 +106,7 @@ public final class CreelNode {
 
     /** A reader of the node's data whatever its type (a container's data is its directory records). */
     DirectReader dataReader() {
-        return new DirectReader(path, ref(), info.length(), client.blockIo());
+        return new DirectReader(path, ref(), info.length(), client.blockIo(), client.readAhead(), inline);
     }
 
     /** Reads at {@code position} into {@code dst}; -1 at or beyond the end. */

@@ -10,7 +10,9 @@ import io.creel.common.protocol.BlockLocation;
 import io.creel.common.protocol.CommitRequest;
 import io.creel.common.protocol.NodeInfo;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Asynchronous appends to a File or KeyValue held under a write lease, from the caller's buffers.
@@ -30,6 +32,11 @@ import java.util.concurrent.CompletableFuture;
  * syncs fail, and its close fails too — after giving the lease back without publishing anything
  * more (a File keeps what earlier syncs published, a KeyValue keeps its old value).
  *
+ * <p>Small data stays off the data plane: while the node is empty or kept inline by the namenode and
+ * everything written fits the namenode's inline limit, writes are only copied here and a sync or
+ * close carries the bytes in its COMMIT (no block is written). The first write past the limit
+ * writes everything held so far, and itself, to blocks; from then on the node lives in blocks.
+ *
  * <p>Buffer ownership: a buffer passed to {@link #write} belongs to the writer until the returned
  * future completes; then its position is at its limit.
  */
@@ -47,10 +54,23 @@ public final class DirectWriter {
     private long committed;
     /** Blocks 0..allocated-1 are known to exist, so allocation of the next never leaves a hole. */
     private volatile long allocated;
+    /** Allocations under way of blocks beyond {@code allocated}, each waiting for the one before. */
+    private final ConcurrentHashMap<Long, CompletableFuture<BlockLocation>> allocating = new ConcurrentHashMap<>();
     private CompletableFuture<NodeInfo> closing;
+    /** While the node's bytes may stay inline: all of them ({@code [0, position)}); else {@code null}. */
+    private ByteBuffer held;
+    /** The most bytes the namenode keeps inline. */
+    private final int inlineLimit;
+    /** Whether what the namenode has committed is inline (so the node has no published blocks). */
+    private boolean committedInline;
 
+    /**
+     * @param startLength the node's committed length
+     * @param inline      the node's committed bytes if the namenode keeps them inline, else {@code null}
+     * @param inlineLimit the namenode's inline limit (0: none)
+     */
     DirectWriter(String path, NodeRef node, long lease, long startLength, BlockIo io, NamenodeRouter router,
-                 boolean hasFirstBlock) {
+                 boolean hasFirstBlock, byte[] inline, int inlineLimit) {
         this.path = path;
         this.node = node;
         this.lease = lease;
@@ -59,8 +79,21 @@ public final class DirectWriter {
         this.places = new WrittenBlocks(node, lease, io);
         this.position = startLength;
         this.committed = startLength;
+        this.inlineLimit = inlineLimit;
         long bs = io.blockSize();
-        this.allocated = Math.max(hasFirstBlock ? 1 : 0, (startLength + bs - 1) / bs);
+        this.committedInline = inline != null;
+        // An inline node has no blocks: its bytes go to block 0 only when they outgrow the limit.
+        this.allocated = inline != null ? (hasFirstBlock ? 1 : 0)
+                : Math.max(hasFirstBlock ? 1 : 0, (startLength + bs - 1) / bs);
+        if (inline != null) {
+            held = ByteBuffer.allocate(Math.max(inline.length, Math.min(inlineLimit, Math.max(64, 2 * inline.length))))
+                    .put(inline);
+            if (inline.length > inlineLimit) {
+                spill(); // the namenode's limit is lower than when these bytes were committed
+            }
+        } else if (startLength == 0 && inlineLimit > 0) {
+            held = ByteBuffer.allocate(Math.min(inlineLimit, 256));
+        }
     }
 
     /** Bytes written (issued) so far, i.e. where the next write goes. */
@@ -83,6 +116,14 @@ public final class DirectWriter {
             if (n == 0) {
                 return CompletableFuture.completedFuture(null);
             }
+            if (held != null) {
+                if (position + n <= inlineLimit) {
+                    hold(src);
+                    position += n;
+                    return CompletableFuture.completedFuture(null);
+                }
+                spill();
+            }
             long start = position;
             position += n;
             piece = Futures.guard(() -> io.write(node, start, src, blocks))
@@ -92,6 +133,34 @@ public final class DirectWriter {
         return Futures.clean(piece.thenRun(() -> src.position(src.limit())));
     }
 
+    /** Copies {@code src}'s remaining bytes into {@link #held} (consuming them). */
+    private void hold(ByteBuffer src) {
+        if (held.remaining() < src.remaining()) {
+            int need = held.position() + src.remaining();
+            ByteBuffer bigger = ByteBuffer.allocate(Math.min(inlineLimit, Math.max(need, 2 * held.capacity())));
+            held.flip();
+            held = bigger.put(held);
+        }
+        held.put(src);
+    }
+
+    /** The node outgrows the inline limit: what was held goes to blocks, like any write, and holding ends. */
+    private void spill() {
+        ByteBuffer bytes = held.flip();
+        held = null;
+        if (!bytes.hasRemaining()) {
+            return;
+        }
+        CompletableFuture<Void> piece = Futures.guard(() -> io.write(node, 0, bytes, blocks))
+                .exceptionallyCompose(t -> Futures.failed(withPath(t)));
+        state = joined(state, piece);
+    }
+
+    /** The bytes to commit inline now, or {@code null} when the node is in blocks. */
+    private byte[] heldBytes() {
+        return held == null ? null : Arrays.copyOf(held.array(), held.position());
+    }
+
     /** Publishes everything written so far; the writer stays open. */
     public CompletableFuture<NodeInfo> sync() {
         CompletableFuture<NodeInfo> outcome;
@@ -99,7 +168,7 @@ public final class DirectWriter {
             if (closing != null) {
                 return Futures.failed(new CreelException(ErrorCode.INVALID_ARGUMENT, path + ": the writer is closed"));
             }
-            outcome = commit(state, position, false);
+            outcome = commit(state, position, false, heldBytes());
             // A failed sync fails the writer: what it was to publish is in doubt.
             state = joined(state, outcome);
         }
@@ -113,18 +182,23 @@ public final class DirectWriter {
      */
     public synchronized CompletableFuture<NodeInfo> close() {
         if (closing == null) {
-            closing = commit(state, position, true);
+            closing = commit(state, position, true, heldBytes());
         }
         return closing;
     }
 
-    /** Commits {@code length} once {@code upTo} (every write and sync issued before) has completed. */
-    private CompletableFuture<NodeInfo> commit(CompletableFuture<Void> upTo, long length, boolean close) {
+    /**
+     * Commits {@code length} once {@code upTo} (every write and sync issued before) has completed;
+     * with {@code inline}, those bytes are the node's whole content and go with the commit.
+     */
+    private CompletableFuture<NodeInfo> commit(CompletableFuture<Void> upTo, long length, boolean close,
+                                               byte[] inline) {
         return upTo.handle((v, t) -> t).thenCompose(failed -> {
             if (failed != null) {
                 return close ? abandon(withPath(failed)) : Futures.<NodeInfo>failed(withPath(failed));
             }
-            CommitRequest req = close ? CommitRequest.close(node.nodeId(), lease, length)
+            CommitRequest req = inline != null ? CommitRequest.inline(node.nodeId(), lease, inline, close)
+                    : close ? CommitRequest.close(node.nodeId(), lease, length)
                     : CommitRequest.sync(node.nodeId(), lease, length);
             return router.commit(node.partition(), req).handle((info, t) -> {
                 if (t != null) {
@@ -133,10 +207,13 @@ public final class DirectWriter {
                 }
                 synchronized (this) {
                     committed = Math.max(committed, length);
+                    committedInline = inline != null;
                 }
-                places.forgetBefore(length / io.blockSize()); // published: those blocks stay where they are
+                if (inline == null) {
+                    places.forgetBefore(length / io.blockSize()); // published: those blocks stay where they are
+                }
                 if (close) {
-                    forgetTrimmedBlocks(length);
+                    forgetTrimmedBlocks(inline != null ? 0 : length);
                 }
                 return CompletableFuture.completedFuture(info);
             }).thenCompose(f -> f);
@@ -150,7 +227,7 @@ public final class DirectWriter {
     private CompletableFuture<NodeInfo> abandon(CreelException cause) {
         long safe;
         synchronized (this) {
-            safe = committed;
+            safe = committedInline ? 0 : committed;
         }
         return router.commit(node.partition(), CommitRequest.abandon(node.nodeId(), lease)).handle((info, t) -> {
             forgetTrimmedBlocks(safe);
@@ -167,8 +244,9 @@ public final class DirectWriter {
 
     /**
      * A close frees the blocks beyond the committed length (the eager first block of an empty File,
-     * a block allocated ahead); their cached locations must go too, or a later append through this
-     * client would write into a freed block instead of asking the namenode for a new one.
+     * a block allocated ahead, every block of a node committed inline); their cached locations must
+     * go too, or a later append through this client would write into a freed block instead of asking
+     * the namenode for a new one.
      */
     private void forgetTrimmedBlocks(long length) {
         long bs = io.blockSize();
@@ -202,12 +280,36 @@ public final class DirectWriter {
     };
 
     private CompletableFuture<BlockLocation> allocate(long index) {
-        CompletableFuture<BlockLocation> f;
         if (index < allocated || index == 0) {
-            f = io.allocate(node, index, lease);
-        } else {
-            f = allocate(index - 1).thenCompose(prev -> io.allocate(node, index, lease));
+            return counted(index, io.allocate(node, index, lease));
         }
+        // Block index-1 must exist first (no holes), so this allocation waits for that one. The chain
+        // is made once per block: every piece asking for the block shares it, instead of each walking
+        // back to the last block allocated (which made a large write quadratic in its blocks).
+        CompletableFuture<BlockLocation> chain = allocating.get(index);
+        if (chain != null) {
+            return chain;
+        }
+        CompletableFuture<BlockLocation> mine = new CompletableFuture<>();
+        chain = allocating.putIfAbsent(index, mine);
+        if (chain != null) {
+            return chain;
+        }
+        CompletableFuture<BlockLocation> after = allocate(index - 1)
+                .thenCompose(prev -> io.allocate(node, index, lease));
+        counted(index, after).whenComplete((loc, t) -> {
+            allocating.remove(index, mine);
+            if (t != null) {
+                mine.completeExceptionally(t);
+            } else {
+                mine.complete(loc);
+            }
+        });
+        return mine;
+    }
+
+    /** {@code f}, recording once it succeeds that blocks up to {@code index} exist. */
+    private CompletableFuture<BlockLocation> counted(long index, CompletableFuture<BlockLocation> f) {
         return f.thenApply(loc -> {
             synchronized (this) {
                 if (allocated < index + 1) {

@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
 @Command(name = "creel", mixinStandardHelpOptions = true, versionProvider = CreelMain.Version.class,
         description = "Creel: a tiered DRAM/disk store for the temporary data of data-processing jobs.",
         subcommands = {LocalCommand.class, NamenodeCommand.class, DatanodeCommand.class, FsCommand.class,
-                KvCommand.class, ReportCommand.class, AdminCommand.class, BenchCommand.class,
+                KvCommand.class, ReportCommand.class, AdminCommand.class, BenchCommand.class, YcsbCommand.class,
                 CommandLine.HelpCommand.class})public final class CreelMain {
     private static final Set<String> DAEMONS = Set.of("local", "namenode", "datanode");
 

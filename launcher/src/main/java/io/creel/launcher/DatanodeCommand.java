@@ -20,7 +20,7 @@ public final class DatanodeCommand implements Callable<Integer> {
     @Mixin
     CommonOptions common;
 
-    @Option(names = "--tier", required = true, paramLabel = "TIER", description = "Medium to export: dram or disk.")
+    @Option(names = "--tier", required = true, paramLabel = "TIER", description = "Medium to export: dram, disk or nvmf (an NVMe-oF namespace; see storage-nvmf/README.md).")
     String tier;
 
     @Option(names = "--size", paramLabel = "SIZE", description = "Bytes to export (default: creel.storage.<tier>.size).")

@@ -40,20 +40,21 @@ public final class NamenodeCommand implements Callable<Integer> {
     public Integer call() {
         CreelConf conf = common.loadConf();
         List<HostPort> all = conf.get(ConfKeys.NAMENODE_ADDRESS);
-        int p;
-        if (port != null) {
-            p = port;
-        } else if (index != null) {
+        HostPort entry;
+        if (index != null) {
             if (index < 0 || index >= all.size()) {
                 throw new ParameterException(spec.commandLine(), "--index " + index + ": creel.namenode.address has "
                         + all.size() + " entries (0.." + (all.size() - 1) + ")");
             }
-            p = all.get(index).port();
+            entry = all.get(index);
         } else {
-            p = all.get(localEntry(all)).port();
+            entry = all.get(localEntry(all));
         }
-        NamenodeServer nn = NamenodeServer.start(conf, conf.get(NamenodeKeys.BIND_HOST), p);
-        System.out.println("Creel namenode listening on " + conf.get(NamenodeKeys.BIND_HOST) + ":" + nn.port());
+        int p = port != null ? port : entry.port();
+        // An rdma:// entry: this namenode serves over RDMA too (and always over TCP, on the same port number).
+        NamenodeServer nn = NamenodeServer.start(conf, conf.get(NamenodeKeys.BIND_HOST), p, entry.scheme());
+        System.out.println("Creel namenode listening on " + conf.get(NamenodeKeys.BIND_HOST) + ":" + nn.port()
+                + (HostPort.SCHEME.equals(entry.scheme()) ? "" : " (and over " + entry.scheme() + "://)"));
         System.out.flush();
         return Daemons.runUntilInterrupted("namenode", nn);
     }

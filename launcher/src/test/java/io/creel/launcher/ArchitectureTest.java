@@ -32,8 +32,9 @@ class ArchitectureTest {
     static {
         layer(0, "common");
         layer(1, "storage");
-        layer(2, "storage-tcp", "storage-local", "storage-rdma", "storage-nvmf");
-        layer(3, "namenode", "client");
+        layer(2, "storage-tcp", "storage-local", "storage-rdma");
+        // NVMe-oF over RDMA runs jNVMf on storage-rdma's libdisni.so and asks it whether RDMA is there.
+        layer(3, "storage-nvmf", "namenode", "client");
         layer(4, "cli", "minicluster");
         layer(5, "hdfs-adapter", "spark-shuffle", "spark-broadcast", "ycsb-binding", "bench");
         layer(6, "launcher");
@@ -137,14 +138,26 @@ class ArchitectureTest {
         noClasses().that().resideInAnyPackage("io.creel.storage.spi..", "io.creel.storage.server..",
                         "io.creel.storage.runtime..", "io.creel.storage.format..", "io.creel.storage.transport..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.creel.storage.local..", "io.creel.storage.tcp..",
-                        "io.creel.namenode..", "io.creel.client..")
+                        "io.creel.storage.rdma..", "io.creel.storage.nvmf..", "io.creel.namenode..", "io.creel.client..")
                 .check(classes);
     }
 
     @Test
     void theNamenodeAndTheClientNameNoConcreteTier() {
         noClasses().that().resideInAnyPackage("io.creel.namenode..", "io.creel.client..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.creel.storage.local..", "io.creel.storage.tcp..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.creel.storage.local..", "io.creel.storage.tcp..",
+                        "io.creel.storage.rdma..", "io.creel.storage.nvmf..")
+                .check(classes);
+    }
+
+    @Test
+    void theNvmeTcpInitiatorKnowsNothingOfCreel() {
+        noClasses().that().resideInAnyPackage("io.creel.storage.nvmf.nvme..", "io.creel.storage.nvmf.tcp..",
+                        "io.creel.storage.nvmf.io..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.creel.common..", "io.creel.storage.spi..",
+                        "io.creel.storage.server..", "io.creel.storage.runtime..", "io.creel.storage.format..",
+                        "io.creel.storage.transport..", "io.creel.storage.nvmf.tier..", "io.creel.storage.nvmf.transport..",
+                        "io.creel.storage.nvmf.volume..", "io.creel.storage.nvmf.target..", "io.creel.storage.nvmf.rdma..")
                 .check(classes);
     }
 

@@ -29,6 +29,10 @@ public final class NamenodeKeys implements ConfKeySource {
     public static final ConfKey<Duration> CHECKPOINT_INTERVAL = ConfKey.of("creel.namenode.checkpoint.interval", "60s",
             ConfValues::parseDuration,
             "How often the namenode writes a full checkpoint and starts a new log segment; bounds the replay time at start.");
+    public static final ConfKey<Long> INLINE_MAX = ConfKey.of("creel.namenode.inline.max", "4k",
+            ConfValues::parseSize,
+            "Files and KeyValues of at most this many bytes keep them in the namenode instead of in a block "
+                    + "(one request to put or get, no data transfer); 0 turns this off; at most 64k and the block size.");
     public static final ConfKey<Duration> REGION_IDLE = ConfKey.of("creel.namenode.region.idle", "30s",
             ConfValues::parseDuration,
             "A region whose blocks have all been free this long is given back to its storage server for any namenode.");
@@ -39,6 +43,7 @@ public final class NamenodeKeys implements ConfKeySource {
 
     @Override
     public List<ConfKey<?>> keys() {
-        return List.of(BIND_HOST, REUSE_DELAY, SERVER_TIMEOUT, LOG_DIR, LOG_SYNC, LOG_SYNC_INTERVAL, CHECKPOINT_INTERVAL, REGION_IDLE);
+        return List.of(BIND_HOST, REUSE_DELAY, SERVER_TIMEOUT, LOG_DIR, LOG_SYNC, LOG_SYNC_INTERVAL, CHECKPOINT_INTERVAL, REGION_IDLE,
+                INLINE_MAX);
     }
 }

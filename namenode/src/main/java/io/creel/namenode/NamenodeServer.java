@@ -2,10 +2,16 @@ package io.creel.namenode;
 
 import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.CreelConf;
+import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
 import io.creel.common.protocol.StatusReply;
+import io.creel.common.net.HostPort;
 import io.creel.common.rpc.EventLoops;
 import io.creel.common.rpc.RpcConnections;
+import io.creel.common.rpc.RpcListener;
 import io.creel.common.rpc.RpcServer;
+import io.creel.common.rpc.RpcTransport;
+import io.creel.common.rpc.RpcTransports;
 import io.creel.namenode.allocation.BlockAllocator;
 import io.creel.namenode.allocation.RegionBroker;
 import io.creel.namenode.namespace.Namespace;
@@ -21,12 +27,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A running namenode: the namespace, block allocator and storage-server registry, served over
- * the frame protocol on one TCP port. Directory records are written through the data plane.
+ * the frame protocol on one TCP port, and over another RPC transport at the same port number when
+ * its address names one ({@code rdma://}; see {@link RpcTransport}). Directory records are written
+ * through the data plane.
  */
 public final class NamenodeServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NamenodeServer.class);
 
     private final RpcServer rpc;
+    private final RpcListener alsoOver;
     private final RecordStore records;
     private final RpcConnections controlConnections;
     private final Namespace namespace;
@@ -35,11 +44,12 @@ public final class NamenodeServer implements AutoCloseable {
     private final EventLoops ownLoops;
     private final NamenodePersistence persistence;
 
-    private NamenodeServer(RpcServer rpc, RecordStore records, RpcConnections controlConnections, Namespace namespace,
-                           NamenodeService service, ScheduledFuture<?> releaser, EventLoops ownLoops,
-                           NamenodePersistence persistence) {
+    private NamenodeServer(RpcServer rpc, RpcListener alsoOver, RecordStore records, RpcConnections controlConnections,
+                           Namespace namespace, NamenodeService service, ScheduledFuture<?> releaser,
+                           EventLoops ownLoops, NamenodePersistence persistence) {
         this.persistence = persistence;
         this.rpc = rpc;
+        this.alsoOver = alsoOver;
         this.records = records;
         this.controlConnections = controlConnections;
         this.namespace = namespace;
@@ -57,14 +67,28 @@ public final class NamenodeServer implements AutoCloseable {
      * @param loops    event loops to serve on
      */
     public static NamenodeServer start(CreelConf conf, String bindHost, int port, EventLoops loops) {
-        return start(conf, bindHost, port, loops, null);
+        return start(conf, bindHost, port, loops, HostPort.SCHEME);
+    }
+
+    /**
+     * Starts a namenode on shared event loops that also serves over the RPC transport of
+     * {@code scheme} (its address's: "rdma" for {@code rdma://host:port}), on the port number TCP
+     * got; {@link HostPort#SCHEME} serves TCP alone.
+     */
+    public static NamenodeServer start(CreelConf conf, String bindHost, int port, EventLoops loops, String scheme) {
+        return start(conf, bindHost, port, loops, null, scheme);
     }
 
     /** Starts a namenode with its own event loops, closed by {@link #close}. */
     public static NamenodeServer start(CreelConf conf, String bindHost, int port) {
+        return start(conf, bindHost, port, HostPort.SCHEME);
+    }
+
+    /** Starts a namenode with its own event loops that also serves over the transport of {@code scheme}. */
+    public static NamenodeServer start(CreelConf conf, String bindHost, int port, String scheme) {
         EventLoops loops = EventLoops.create(conf, "creel-namenode");
         try {
-            return start(conf, bindHost, port, loops, loops);
+            return start(conf, bindHost, port, loops, loops, scheme);
         } catch (RuntimeException e) {
             loops.close();
             throw e;
@@ -72,7 +96,7 @@ public final class NamenodeServer implements AutoCloseable {
     }
 
     private static NamenodeServer start(CreelConf conf, String bindHost, int port, EventLoops loops,
-                                        EventLoops ownLoops) {
+                                        EventLoops ownLoops, String scheme) {
         long blockSize = conf.get(ConfKeys.BLOCK_SIZE);
         long reuseDelay = conf.get(NamenodeKeys.REUSE_DELAY).toMillis();
         ServerRegistry registry = new ServerRegistry(conf.get(ConfKeys.STORAGE_CLASSES), blockSize,
@@ -80,12 +104,19 @@ public final class NamenodeServer implements AutoCloseable {
         BlockAllocator allocator = new BlockAllocator(conf.get(ConfKeys.STORAGE_CLASSES), registry, reuseDelay,
                 System::currentTimeMillis);
         RecordStore records = new DataPlaneRecordStore(conf, loops);
-        Namespace namespace = new Namespace(allocator, records, blockSize, reuseDelay, System::currentTimeMillis);
+        long inlineMax = conf.get(NamenodeKeys.INLINE_MAX);
+        if (inlineMax > Integer.MAX_VALUE) {
+            throw new CreelException(ErrorCode.CONFIGURATION,
+                    "creel.namenode.inline.max must be at most 64k: " + inlineMax);
+        }
+        Namespace namespace = new Namespace(allocator, records, blockSize, reuseDelay, (int) inlineMax,
+                System::currentTimeMillis);
         RpcConnections controlConnections = new RpcConnections(loops, conf);
         RegionBroker regions = new RegionBroker(allocator, controlConnections);
         NamenodeService service = new NamenodeService(namespace, registry, allocator, regions);
         NamenodePersistence persistence = null;
-        RpcServer rpc;
+        RpcServer rpc = null;
+        RpcListener alsoOver = null;
         try {
             if (!conf.get(NamenodeKeys.LOG_DIR).isEmpty()) {
                 // Restored before serving: no call sees a namespace that is still being rebuilt.
@@ -93,7 +124,15 @@ public final class NamenodeServer implements AutoCloseable {
             }
             rpc = RpcServer.start("namenode", bindHost, port, loops, conf.maxFrameSize(),
                     conf.get(ConfKeys.NET_FRAME_TIMEOUT), service);
+            if (!HostPort.SCHEME.equals(scheme)) {
+                alsoOver = RpcTransports.forScheme(scheme).listen("namenode", bindHost, rpc.port(), service,
+                        new RpcTransport.Context(conf, loops, conf.maxFrameSize(),
+                                conf.get(ConfKeys.CLIENT_CONNECT_TIMEOUT), conf.get(ConfKeys.CLIENT_REQUEST_TIMEOUT)));
+            }
         } catch (RuntimeException e) {
+            if (rpc != null) {
+                rpc.close();
+            }
             if (persistence != null) {
                 persistence.close();
             }
@@ -109,9 +148,9 @@ public final class NamenodeServer implements AutoCloseable {
             regions.releaseIdle(idleMillis);
             service.checkDrained();
         }, period, period, TimeUnit.MILLISECONDS);
-        LOG.info("namenode serving on {}:{} (block size {}, storage classes {})", bindHost, rpc.port(), blockSize,
-                String.join(",", allocator.classes()));
-        return new NamenodeServer(rpc, records, controlConnections, namespace, service, releaser, ownLoops,
+        LOG.info("namenode serving on {}:{}{} (block size {}, storage classes {})", bindHost, rpc.port(),
+                alsoOver == null ? "" : " and over " + scheme + "://", blockSize, String.join(",", allocator.classes()));
+        return new NamenodeServer(rpc, alsoOver, records, controlConnections, namespace, service, releaser, ownLoops,
                 persistence);
     }
 
@@ -139,6 +178,9 @@ public final class NamenodeServer implements AutoCloseable {
     @Override
     public void close() {
         releaser.cancel(false);
+        if (alsoOver != null) {
+            alsoOver.close();
+        }
         rpc.close();
         if (persistence != null) {
             persistence.close();

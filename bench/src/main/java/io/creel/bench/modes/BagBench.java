@@ -36,7 +36,7 @@ public final class BagBench {
         }
         for (boolean tcp : ctx.settings().paths()) {
             CreelClient c = ctx.pool().main(tcp);
-            String where = BenchContext.pathName(tcp) + " " + ctx.settings().storageClass();
+            String where = ctx.settings().pathName(tcp) + " " + ctx.settings().storageClass();
             ctx.repeat("bag", "bag read " + where, Map.of("files", files, "size", fileSize), r -> {
                 LatencyRecorder rec = new LatencyRecorder();
                 ctx.progress().point(ctx.label("bag read " + where, r), rec::count);

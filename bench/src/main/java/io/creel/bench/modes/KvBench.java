@@ -27,7 +27,7 @@ public final class KvBench {
         String cls = ctx.settings().storageClass();
         for (boolean tcp : ctx.settings().paths()) {
             CreelClient c = ctx.pool().main(tcp);
-            String table = ctx.names().path("kv-" + BenchContext.pathName(tcp));
+            String table = ctx.names().path("kv-" + ctx.settings().pathName(tcp));
             c.create(table, NodeType.TABLE, CreateOptions.defaults().withStorageClass(cls).withEnumerable(false))
                     .join();
             for (long size : ctx.settings().sizes()) {
@@ -37,7 +37,7 @@ public final class KvBench {
                 }
                 long budget = Math.max(3, Math.min(ctx.settings().maxOpsPerPoint(), BYTES_PER_POINT / size));
                 String key = "v" + size;
-                String where = BenchContext.pathName(tcp) + " " + cls;
+                String where = ctx.settings().pathName(tcp) + " " + cls;
                 c.putValue(table, key, value.duplicate()).join(); // warm-up: connections, first allocation
                 ctx.alternate("kv", List.of(
                         new BenchContext.Point("put " + where, Map.of("size", size), r -> ctx.driver().run(

@@ -10,6 +10,7 @@ import io.creel.client.CreelClient;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.NodeType;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -88,7 +89,8 @@ public final class MetaBench {
     }
 
     /**
-     * KeyValue creates in a non-enumerable Table, each committed (closed) with no data. Each
+     * KeyValue creates in a non-enumerable Table, each committed with no data in the same call
+     * ({@code putValue}: one request, as Redis SET is one command). Each
      * repetition creates into a fresh Table, removed right after, so every repetition starts from
      * the same namespace.
      */
@@ -125,10 +127,9 @@ public final class MetaBench {
         CreelClient main = ctx.pool().main(false);
         main.create(table, NodeType.TABLE, CreateOptions.defaults().withEnumerable(false)).join();
         List<CreelClient> cs = ctx.pool().many(clients, false);
-        String prefix = table + "/k";
+        ByteBuffer empty = ByteBuffer.allocate(0);
         Summary s = ctx.driver().run(label, clients, inFlight, ctx.settings().durationPerPoint(),
-                ctx.settings().maxOpsPerPoint(), 0,
-                (c, seq) -> cs.get(c).create(prefix + seq, NodeType.KEYVALUE).thenCompose(n -> n.writer().close()));
+                ctx.settings().maxOpsPerPoint(), 0, (c, seq) -> cs.get(c).putValue(table, "k" + seq, empty.duplicate()));
         await(main.delete(table, true), "removing " + table);
         return s;
     }

@@ -43,7 +43,7 @@ public final class StreamBench {
         w.close().join();
         for (boolean tcp : ctx.settings().paths()) {
             CreelClient c = ctx.pool().main(tcp);
-            String where = BenchContext.pathName(tcp) + " " + cls;
+            String where = ctx.settings().pathName(tcp) + " " + cls;
             for (int buffer : ctx.settings().buffers()) {
                 ctx.alternate("read", List.of(
                         new BenchContext.Point("read direct " + where, Map.of("buffer", buffer),
@@ -85,8 +85,8 @@ public final class StreamBench {
         String cls = ctx.settings().storageClass();
         for (boolean tcp : ctx.settings().paths()) {
             CreelClient c = ctx.pool().main(tcp);
-            String where = BenchContext.pathName(tcp) + " " + cls;
-            String dir = ctx.names().path("write-" + BenchContext.pathName(tcp));
+            String where = ctx.settings().pathName(tcp) + " " + cls;
+            String dir = ctx.names().path("write-" + ctx.settings().pathName(tcp));
             c.create(dir, NodeType.DIRECTORY, CreateOptions.defaults().withStorageClass(cls)).join();
             for (int buffer : ctx.settings().buffers()) {
                 ctx.alternate("write", List.of(

@@ -22,9 +22,11 @@ import io.creel.common.protocol.OpenReply;
 import io.creel.common.protocol.RemoveRequest;
 import io.creel.common.protocol.StatusReply;
 import io.creel.common.rpc.ReplyDecoder;
+import io.creel.common.rpc.RpcConnection;
 import io.creel.common.rpc.RpcConnections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * Sends metadata calls to the namenode that owns a path: the top-level name decides the partition
@@ -34,6 +36,8 @@ import java.util.concurrent.CompletableFuture;
 public final class NamenodeRouter {
     private final List<HostPort> namenodes;
     private final RpcConnections connections;
+    /** Each namenode's inline limit as its last open reply said, or -1 before the first. */
+    private final AtomicIntegerArray inlineLimits;
 
     public NamenodeRouter(List<HostPort> namenodes, RpcConnections connections) {
         if (namenodes.isEmpty()) {
@@ -41,6 +45,27 @@ public final class NamenodeRouter {
         }
         this.namenodes = List.copyOf(namenodes);
         this.connections = connections;
+        this.inlineLimits = new AtomicIntegerArray(namenodes.size());
+        for (int i = 0; i < namenodes.size(); i++) {
+            inlineLimits.set(i, -1);
+        }
+    }
+
+    /**
+     * The most bytes the namenode of {@code partition} keeps inline ({@code creel.namenode.inline.max}),
+     * as learned from its replies; -1 while none has come yet.
+     */
+    public int inlineLimit(int partition) {
+        return inlineLimits.get(partition);
+    }
+
+    /** Decodes an open reply and remembers the inline limit it carries. */
+    private ReplyDecoder<OpenReply> openReply(int partition) {
+        return body -> {
+            OpenReply r = OpenReply.decode(body);
+            inlineLimits.set(partition, r.inlineLimit());
+            return r;
+        };
     }
 
     public int partitions() {
@@ -57,13 +82,13 @@ public final class NamenodeRouter {
     }
 
     public CompletableFuture<OpenReply> create(int partition, CreateRequest request) {
-        return naming(request.path(), call(partition, Opcode.CREATE, request, OpenReply::decode));
+        return naming(request.path(), call(partition, Opcode.CREATE, request, openReply(partition)));
     }
 
     public CompletableFuture<OpenReply> lookup(int partition, String path, boolean forAppend) {
         LookupRequest r = new LookupRequest(path, forAppend);
-        return naming(path, forAppend ? call(partition, Opcode.LOOKUP, r, OpenReply::decode)
-                : callSafeToRepeat(partition, Opcode.LOOKUP, r, OpenReply::decode));
+        return naming(path, forAppend ? call(partition, Opcode.LOOKUP, r, openReply(partition))
+                : callSafeToRepeat(partition, Opcode.LOOKUP, r, openReply(partition)));
     }
 
     public CompletableFuture<NodeInfo> remove(int partition, String path, boolean recursive) {
@@ -71,9 +96,9 @@ public final class NamenodeRouter {
                 .thenApply(NodeReply::node));
     }
 
-    public CompletableFuture<NodeInfo> move(int partition, String source, String target) {
-        return naming(source, call(partition, Opcode.MOVE, new MoveRequest(source, target), NodeReply::decode)
-                .thenApply(NodeReply::node));
+    /** MOVE; the reply describes the moved node as a lookup would. */
+    public CompletableFuture<OpenReply> move(int partition, String source, String target) {
+        return naming(source, call(partition, Opcode.MOVE, new MoveRequest(source, target), openReply(partition)));
     }
 
     public CompletableFuture<BlockLocation> map(int partition, long nodeId, long blockIndex, long lease) {
@@ -115,15 +140,12 @@ public final class NamenodeRouter {
      */
     private <T> CompletableFuture<T> callSafeToRepeat(int partition, Opcode op, Message request,
                                                       ReplyDecoder<T> decoder) {
-        return call(partition, op, request, decoder).handle((v, e) -> {
-            if (e == null) {
-                return CompletableFuture.completedFuture(v);
-            }
+        return call(partition, op, request, decoder).exceptionallyCompose(e -> {
             if (CreelException.unwrap(e).code() == ErrorCode.UNAVAILABLE) {
                 return call(partition, op, request, decoder);
             }
             return CompletableFuture.<T>failedFuture(CreelException.unwrap(e));
-        }).thenCompose(f -> f);
+        });
     }
 
     /**
@@ -132,7 +154,7 @@ public final class NamenodeRouter {
      * for, so such failures get the path in front. Errors the namenode sent name the path already.
      */
     private static <T> CompletableFuture<T> naming(String path, CompletableFuture<T> f) {
-        return Futures.clean(f).exceptionallyCompose(t -> {
+        return f.exceptionallyCompose(t -> {
             CreelException e = CreelException.unwrap(t);
             String msg = e.getMessage() == null ? "" : e.getMessage();
             boolean transport = e.code() == ErrorCode.TIMEOUT || e.code() == ErrorCode.UNAVAILABLE;
@@ -141,8 +163,13 @@ public final class NamenodeRouter {
         });
     }
 
+    /** Sends one request; the future fails with a {@link CreelException} (never a wrapper). */
     private <T> CompletableFuture<T> call(int partition, Opcode op, Message request, ReplyDecoder<T> decoder) {
-        return Futures.clean(connections.get(namenodes.get(partition))
-                .thenCompose(c -> c.call(op, request, decoder)));
+        HostPort address = namenodes.get(partition);
+        RpcConnection ready = connections.ready(address);
+        if (ready != null) {
+            return ready.call(op, request, decoder); // the usual case: no future to wait for the connection
+        }
+        return Futures.clean(connections.get(address).thenCompose(c -> c.call(op, request, decoder)));
     }
 }

@@ -56,6 +56,8 @@ public final class FakeNamenode implements AutoCloseable {
     /** Block reads that started while a MAP was in flight here. */
     public final AtomicInteger readsDuringMaps = new AtomicInteger();
     public final List<String> createdPaths = new ArrayList<>();
+    /** Creates that carried a value to keep inline (which this namenode never does). */
+    public final AtomicInteger createsOfferingValues = new AtomicInteger();
     /** Paths whose writer gave its lease back without publishing (COMMIT ABANDON). */
     public final List<String> abandoned = new java.util.concurrent.CopyOnWriteArrayList<>();
     public volatile long mapDelayMillis;
@@ -225,6 +227,9 @@ public final class FakeNamenode implements AutoCloseable {
         n.enumerable = req.type() != NodeType.TABLE || req.enumerable();
         byId.put(n.id, n);
         createdPaths.add(n.path);
+        if (req.value() != null) {
+            createsOfferingValues.incrementAndGet(); // this namenode keeps nothing inline: the writer writes it
+        }
         long lease = 0;
         if (req.type() == NodeType.FILE || req.type() == NodeType.KEYVALUE) {
             lease = leases.incrementAndGet();
@@ -323,7 +328,7 @@ public final class FakeNamenode implements AutoCloseable {
         });
         paths.putAll(moved);
         addRecord(newParent, n);
-        return new NodeReply(info(n));
+        return new OpenReply(info(n), 0, null);
     }
 
     private Message mapBlock(MapRequest req) {

@@ -35,6 +35,8 @@ public final class FakeStorage {
     public final AtomicInteger reads = new AtomicInteger();
     public final List<Write> writes = new CopyOnWriteArrayList<>();
     public volatile long delayMillis;
+    /** Transfers complete on the caller's thread, before the transport returns (as a same-host one does). */
+    public volatile boolean synchronous;
     public volatile ErrorCode failReads;
     public volatile ErrorCode failWrites;
     /**

@@ -76,7 +76,9 @@ public final class FakeTransportProvider implements BlockTransportProvider {
                 }
             };
             long d = storage.delayMillis;
-            if (d > 0) {
+            if (storage.synchronous) {
+                task.run();
+            } else if (d > 0) {
                 TIMER.schedule(task, d, TimeUnit.MILLISECONDS);
             } else {
                 TIMER.execute(task);

@@ -26,9 +26,14 @@ public record DirectoryRecord(NodeType type, long nodeId, String name) {
 
     /** Writes the record into {@code dst} at its position (advancing it by {@link #SIZE}). */
     public void writeTo(ByteBuffer dst) {
-        byte[] n = name.getBytes(StandardCharsets.UTF_8);
+        writeTo(dst, type, nodeId, name.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Writes the record of a child named by UTF-8 bytes into {@code dst} at its position (advancing it by {@link #SIZE}). */
+    public static void writeTo(ByteBuffer dst, NodeType type, long nodeId, byte[] n) {
         if (n.length == 0 || n.length > PathName.MAX_COMPONENT_BYTES) {
-            throw new CreelException(ErrorCode.INVALID_NAME, name + ": a name must be 1 to 255 bytes of UTF-8");
+            throw new CreelException(ErrorCode.INVALID_NAME, new String(n, StandardCharsets.UTF_8)
+                    + ": a name must be 1 to 255 bytes of UTF-8");
         }
         int start = dst.position();
         dst.put((byte) 1);
@@ -45,6 +50,13 @@ public record DirectoryRecord(NodeType type, long nodeId, String name) {
     public ByteBuffer toBuffer() {
         ByteBuffer b = ByteBuffer.allocate(SIZE);
         writeTo(b);
+        return b.flip();
+    }
+
+    /** A buffer holding the record of a child named by UTF-8 bytes. */
+    public static ByteBuffer toBuffer(NodeType type, long nodeId, byte[] utf8Name) {
+        ByteBuffer b = ByteBuffer.allocate(SIZE);
+        writeTo(b, type, nodeId, utf8Name);
         return b.flip();
     }
 

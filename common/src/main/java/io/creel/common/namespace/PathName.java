@@ -24,9 +24,16 @@ public final class PathName {
     public static final PathName ROOT = new PathName(List.of());
 
     private final List<String> components;
+    /** The path as text, made once on first use (paths are printed and sent far more often than built). */
+    private String text;
 
     private PathName(List<String> components) {
         this.components = components;
+    }
+
+    private PathName(List<String> components, String text) {
+        this.components = components;
+        this.text = text;
     }
 
     /**
@@ -40,7 +47,8 @@ public final class PathName {
         if (path.charAt(0) != '/') {
             throw invalid(path, "a path must be absolute (start with '/')");
         }
-        if (path.getBytes(StandardCharsets.UTF_8).length > MAX_PATH_BYTES) {
+        // A char takes at most 3 bytes of UTF-8: only long paths need their bytes counted.
+        if (path.length() * 3 > MAX_PATH_BYTES && path.getBytes(StandardCharsets.UTF_8).length > MAX_PATH_BYTES) {
             throw new CreelException(ErrorCode.LIMIT_EXCEEDED,
                     abbreviate(path) + ": a path may be at most " + MAX_PATH_BYTES + " bytes of UTF-8");
         }
@@ -67,7 +75,7 @@ public final class PathName {
             }
             start = slash + 1;
         }
-        return new PathName(Collections.unmodifiableList(parts));
+        return new PathName(Collections.unmodifiableList(parts), body.length() == path.length() - 1 ? path : null);
     }
 
     /** Checks one name component against the naming rules. */
@@ -95,16 +103,16 @@ public final class PathName {
                 i++;
             }
         }
-        if (name.getBytes(StandardCharsets.UTF_8).length > MAX_COMPONENT_BYTES) {
+        if (name.length() * 3 > MAX_COMPONENT_BYTES && name.getBytes(StandardCharsets.UTF_8).length > MAX_COMPONENT_BYTES) {
             throw invalid(path, "a name may be at most " + MAX_COMPONENT_BYTES + " bytes of UTF-8");
         }
     }
 
-    private static CreelException invalid(String path, String rule) {
+    static CreelException invalid(String path, String rule) {
         return new CreelException(ErrorCode.INVALID_NAME, abbreviate(path) + ": " + rule);
     }
 
-    private static String abbreviate(String path) {
+    static String abbreviate(String path) {
         return path.length() <= 120 ? path : path.substring(0, 100) + "...(" + path.length() + " chars)";
     }
 
@@ -185,6 +193,11 @@ public final class PathName {
 
     @Override
     public String toString() {
-        return isRoot() ? "/" : "/" + String.join("/", components);
+        String t = text;
+        if (t == null) {
+            t = isRoot() ? "/" : "/" + String.join("/", components);
+            text = t;
+        }
+        return t;
     }
 }

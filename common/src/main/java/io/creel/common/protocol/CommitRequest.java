@@ -1,13 +1,20 @@
 package io.creel.common.protocol;
 
 import io.netty.buffer.ByteBuf;
+import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * What a writer holding a node's lease tells the namenode about its progress ({@link Kind}): publish
  * {@code length} bytes and keep writing, publish them and end the lease, or end the lease publishing
  * nothing more.
+ *
+ * <p>With {@code data} (SYNC or CLOSE only), the node's whole content is those bytes, kept inline by
+ * the namenode instead of in blocks ({@code length} is their count); the writer may do so while the
+ * node is empty or already inline, up to the {@link OpenReply#inlineLimit()} it was given. Without
+ * data the bytes are in the node's blocks, and a node that was inline moves to them.
  */
-public record CommitRequest(long nodeId, long lease, long length, Kind kind) implements Message {
+public record CommitRequest(long nodeId, long lease, long length, Kind kind, byte[] data) implements Message {
     /** What the commit does; the wire value is the ordinal. */
     public enum Kind {
         /** {@code length} bytes are now readable; the writer keeps its lease. */
@@ -34,6 +41,18 @@ public record CommitRequest(long nodeId, long lease, long length, Kind kind) imp
         }
     }
 
+    public CommitRequest {
+        if (data != null && (data.length != length || kind == Kind.ABANDON)) {
+            throw new IllegalArgumentException("inline data of " + data.length + " bytes with a " + kind
+                    + " commit of length " + length);
+        }
+    }
+
+    /** A commit without inline data. */
+    public CommitRequest(long nodeId, long lease, long length, Kind kind) {
+        this(nodeId, lease, length, kind, null);
+    }
+
     /** Publishes {@code length} bytes; the writer keeps the lease. */
     public static CommitRequest sync(long nodeId, long lease, long length) {
         return new CommitRequest(nodeId, lease, length, Kind.SYNC);
@@ -42,6 +61,11 @@ public record CommitRequest(long nodeId, long lease, long length, Kind kind) imp
     /** Publishes {@code length} bytes and ends the lease. */
     public static CommitRequest close(long nodeId, long lease, long length) {
         return new CommitRequest(nodeId, lease, length, Kind.CLOSE);
+    }
+
+    /** Publishes {@code data} as the node's whole content, kept inline; with {@code close} the lease ends. */
+    public static CommitRequest inline(long nodeId, long lease, byte[] data, boolean close) {
+        return new CommitRequest(nodeId, lease, data.length, close ? Kind.CLOSE : Kind.SYNC, data);
     }
 
     /** Ends the lease without publishing anything more. */
@@ -55,12 +79,37 @@ public record CommitRequest(long nodeId, long lease, long length, Kind kind) imp
         out.writeLong(lease);
         out.writeLong(length);
         out.writeByte(kind.ordinal());
+        Wire.writeOptionalBytes(out, data);
     }
 
     public static CommitRequest decode(ByteBuf in) {
-        CommitRequest r = new CommitRequest(Wire.readLong(in, "commit.node"), Wire.readLong(in, "commit.lease"),
-                Wire.readNonNegativeLong(in, "commit.length"), Kind.ofWire(Wire.readByte(in, "commit.kind")));
+        long nodeId = Wire.readLong(in, "commit.node");
+        long lease = Wire.readLong(in, "commit.lease");
+        long length = Wire.readNonNegativeLong(in, "commit.length");
+        Kind kind = Kind.ofWire(Wire.readByte(in, "commit.kind"));
+        byte[] data = Wire.readOptionalBytes(in, "commit.data");
+        if (data != null && (data.length != length || kind == Kind.ABANDON)) {
+            throw new ProtocolException("commit: " + data.length + " bytes of inline data with a " + kind
+                    + " of length " + length);
+        }
         Wire.expectEnd(in, "commit request");
-        return r;
+        return new CommitRequest(nodeId, lease, length, kind, data);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof CommitRequest r && r.nodeId == nodeId && r.lease == lease && r.length == length
+                && r.kind == kind && Arrays.equals(r.data, data);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(nodeId, lease, length, kind) * 31 + Arrays.hashCode(data);
+    }
+
+    @Override
+    public String toString() {
+        return "CommitRequest[node=" + nodeId + ", lease=" + lease + ", length=" + length + ", " + kind
+                + (data == null ? "" : ", inline") + "]";
     }
 }

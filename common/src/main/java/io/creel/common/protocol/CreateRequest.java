@@ -2,18 +2,32 @@ package io.creel.common.protocol;
 
 import io.creel.common.namespace.NodeType;
 import io.netty.buffer.ByteBuf;
+import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * Create a node. For a KeyValue whose key exists, this starts a replacement that becomes visible at commit.
+ *
+ * <p>A KeyValue create may carry the whole {@code value}: if the namenode keeps values of that size
+ * inline (its {@code creel.namenode.inline.max}), the version is created, holds the value and is
+ * committed in this one request — the reply holds no lease (and not the value again). If not, the
+ * create is an ordinary one
+ * (the reply holds a lease and a first block) and the writer writes the value to blocks.
  *
  * @param path          absolute path
  * @param type          node type
  * @param storageClass  class to allocate from, or "" to inherit from the parent
  * @param locationClass host to prefer for blocks, or "" for none
  * @param enumerable    for a Table: whether its keys are listed; ignored for other types
+ * @param value         a KeyValue's whole value to commit at once, or {@code null}
  */
 public record CreateRequest(String path, NodeType type, String storageClass, String locationClass,
-                            boolean enumerable) implements Message {
+                            boolean enumerable, byte[] value) implements Message {
+    /** A create without a value. */
+    public CreateRequest(String path, NodeType type, String storageClass, String locationClass, boolean enumerable) {
+        this(path, type, storageClass, locationClass, enumerable, null);
+    }
+
     @Override
     public void encode(ByteBuf out) {
         Wire.writeString(out, path);
@@ -21,6 +35,7 @@ public record CreateRequest(String path, NodeType type, String storageClass, Str
         Wire.writeString(out, storageClass);
         Wire.writeString(out, locationClass);
         Wire.writeBoolean(out, enumerable);
+        Wire.writeOptionalBytes(out, value);
     }
 
     public static CreateRequest decode(ByteBuf in) {
@@ -33,8 +48,27 @@ public record CreateRequest(String path, NodeType type, String storageClass, Str
             throw new ProtocolException("unknown node type " + t);
         }
         CreateRequest r = new CreateRequest(path, type, Wire.readString(in, "create.class"),
-                Wire.readString(in, "create.location"), Wire.readBoolean(in, "create.enumerable"));
+                Wire.readString(in, "create.location"), Wire.readBoolean(in, "create.enumerable"),
+                Wire.readOptionalBytes(in, "create.value"));
         Wire.expectEnd(in, "create request");
         return r;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof CreateRequest r && r.path.equals(path) && r.type == type
+                && r.storageClass.equals(storageClass) && r.locationClass.equals(locationClass)
+                && r.enumerable == enumerable && Arrays.equals(r.value, value);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(path, type, storageClass, locationClass, enumerable) * 31 + Arrays.hashCode(value);
+    }
+
+    @Override
+    public String toString() {
+        return "CreateRequest[" + path + ", " + type + ", class=" + storageClass + ", location=" + locationClass
+                + ", enumerable=" + enumerable + (value == null ? "" : ", value of " + value.length + " bytes") + "]";
     }
 }

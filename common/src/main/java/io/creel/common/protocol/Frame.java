@@ -11,6 +11,11 @@ package io.creel.common.protocol;
  *  ...    body        a request message; or for a response: uint16 status (0 = ok, else an
  *                     ErrorCode) followed by the reply message or by an error text
  * </pre>
+ *
+ * <p>A successful reply that carries a payload (a block read) is the status, the payload's bytes, and
+ * a uint16 verdict: 0 if the bytes were valid while the sender copied them out, else the ErrorCode the
+ * receiver fails the request with. The verdict comes last so that a sender can send straight from its
+ * memory and decide afterwards (see {@code io.creel.common.rpc.PayloadCheck}).
  */
 public final class Frame {
     /** Size of the length field. */
@@ -23,6 +28,8 @@ public final class Frame {
     public static final int FLAG_RESPONSE = 1;
     /** Response status meaning success. */
     public static final int STATUS_OK = 0;
+    /** Size of the verdict that ends a payload reply. */
+    public static final int VERDICT = 2;
 
     private Frame() {
     }

@@ -17,6 +17,8 @@ public enum Opcode {
     // data plane (storage server)
     BLOCK_READ(20),
     BLOCK_WRITE(21),
+    /** Claim a block for an allocation's tag without writing bytes (a client that writes elsewhere: NVMe-oF). */
+    BLOCK_CLAIM(22),
     // storage-server control (namenode to storage server)
     REGION_GRANT(30),
     REGION_RELEASE(31),

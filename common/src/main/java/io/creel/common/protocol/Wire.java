@@ -11,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 public final class Wire {
     /** Longest string field on the wire, in bytes (a full path is at most 4096). */
     public static final int MAX_STRING_BYTES = 8192;
+    /** Longest node content sent inline with a metadata message (see {@code creel.namenode.inline.max}). */
+    public static final int MAX_INLINE_BYTES = 64 * 1024;
 
     private Wire() {
     }
@@ -86,6 +88,31 @@ public final class Wire {
         String s = in.toString(in.readerIndex(), len, StandardCharsets.UTF_8);
         in.skipBytes(len);
         return s;
+    }
+
+    /** Writes optional bytes: an int length (-1 when absent), then the bytes. */
+    public static void writeOptionalBytes(ByteBuf out, byte[] b) {
+        if (b == null) {
+            out.writeInt(-1);
+            return;
+        }
+        if (b.length > MAX_INLINE_BYTES) {
+            throw new IllegalArgumentException("inline data too long for the wire: " + b.length + " bytes");
+        }
+        out.writeInt(b.length);
+        out.writeBytes(b);
+    }
+
+    /** Reads what {@link #writeOptionalBytes} wrote: {@code null} when absent. */
+    public static byte[] readOptionalBytes(ByteBuf in, String field) {
+        int len = readInt(in, field, -1, MAX_INLINE_BYTES);
+        if (len < 0) {
+            return null;
+        }
+        need(in, len, field);
+        byte[] b = new byte[len];
+        in.readBytes(b);
+        return b;
     }
 
     public static void writeBoolean(ByteBuf out, boolean b) {

@@ -7,11 +7,22 @@ import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.Wire;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
+import io.netty.channel.RecvByteBufAllocator;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 
 /** Builds frames in the layout of {@link Frame}. The caller owns the returned buffer until it writes it. */
 public final class Frames {
     private Frames() {
+    }
+
+    /**
+     * How much a connection reads per system call: adapts to what arrives, from small metadata replies
+     * up to a quarter of a block frame (Netty's default stops at 64 KiB, so a 1 MiB block took 16
+     * reads and as many passes through the pipeline).
+     */
+    public static RecvByteBufAllocator receiveSizes() {
+        return new AdaptiveRecvByteBufAllocator(64, 16 << 10, 256 << 10);
     }
 
     /** A decoder that cuts the stream into frames and rejects any frame longer than {@code maxFrame}. */
@@ -23,6 +34,9 @@ public final class Frames {
     public static final class FrameDecoder extends LengthFieldBasedFrameDecoder {
         FrameDecoder(int maxFrame) {
             super(maxFrame, 0, Frame.LENGTH_FIELD, 0, Frame.LENGTH_FIELD, true);
+            // A block-sized frame arrives in many socket reads; merging them would copy every byte once
+            // more (and again each time the merge buffer grows). Composing them copies nothing.
+            setCumulator(COMPOSITE_CUMULATOR);
         }
 
         /** Whether bytes of an incomplete frame are buffered. */
@@ -71,10 +85,13 @@ public final class Frames {
         }
     }
 
-    /** The header of a successful response whose payload of {@code payloadLength} bytes follows separately. */
+    /**
+     * The header of a successful response whose payload of {@code payloadLength} bytes and verdict
+     * ({@link Frame#VERDICT}) follow separately.
+     */
     public static ByteBuf okHeader(ByteBufAllocator alloc, Opcode op, long requestId, int payloadLength) {
         ByteBuf buf = alloc.ioBuffer(Frame.HEADER + 2);
-        buf.writeInt(Frame.HEADER_AFTER_LENGTH + 2 + payloadLength);
+        buf.writeInt(Frame.HEADER_AFTER_LENGTH + 2 + payloadLength + Frame.VERDICT);
         buf.writeByte(op.code());
         buf.writeByte(Frame.FLAG_RESPONSE);
         buf.writeLong(requestId);

@@ -1,10 +1,12 @@
 package io.creel.common.rpc;
 
 import io.creel.common.error.CreelException;
+import io.creel.common.protocol.Frame;
 import io.creel.common.protocol.Message;
 import io.creel.common.protocol.Opcode;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import java.nio.ByteBuffer;
 
 /**
  * One request received by an {@link RpcServer}. Exactly one of the reply methods must be called,
@@ -46,12 +48,30 @@ public final class RpcCall {
         channel.writeAndFlush(Frames.ok(channel.alloc(), opcode, requestId, message), channel.voidPromise());
     }
 
-    /** Replies with raw payload bytes after the status; takes ownership of {@code payload}. */
+    /**
+     * Replies with raw payload bytes after the status, already known to be valid (verdict 0, see
+     * {@link io.creel.common.protocol.Frame}); takes ownership of {@code payload}.
+     */
     public void replyPayload(ByteBuf payload) {
         ByteBuf header = Frames.okHeader(channel.alloc(), opcode, requestId, payload.readableBytes());
+        ByteBuf verdict = channel.alloc().ioBuffer(Frame.VERDICT).writeShort(0);
         // One write per frame: replies may come from several threads, and two writes could interleave.
-        channel.writeAndFlush(channel.alloc().compositeDirectBuffer(2).addComponents(true, header, payload),
+        channel.writeAndFlush(channel.alloc().compositeDirectBuffer(3).addComponents(true, header, payload, verdict),
                 channel.voidPromise());
+    }
+
+    /**
+     * Replies with the bytes of {@code memory} (position to limit) sent straight from it, without
+     * copying them into a buffer first; {@code check} decides, once the last of them has been written
+     * to the socket, whether they were valid, and its verdict follows them. {@code memory} must stay
+     * readable until the connection has sent or dropped the reply.
+     */
+    public void replyPayload(ByteBuffer memory, PayloadCheck check) {
+        ByteBuf header = Frames.okHeader(channel.alloc(), opcode, requestId, memory.remaining());
+        ByteBuffer head = ByteBuffer.allocate(header.readableBytes());
+        header.readBytes(head);
+        header.release();
+        channel.writeAndFlush(new PayloadRegion(head.flip(), memory.slice(), check), channel.voidPromise());
     }
 
     public void fail(CreelException error) {

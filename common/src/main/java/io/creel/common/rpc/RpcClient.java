@@ -6,18 +6,16 @@ import io.creel.common.net.HostPort;
 import io.creel.common.protocol.Frame;
 import io.creel.common.protocol.Message;
 import io.creel.common.protocol.Opcode;
-import io.creel.common.protocol.ProtocolException;
-import io.creel.common.protocol.Wire;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,11 +25,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One pipelined connection to a server: any number of requests in flight, matched to replies by
- * request id. Every request has a timeout; a lost connection fails all of its requests at once
+ * One pipelined TCP connection to a server (the {@code creel://} {@link RpcConnection}): any number
+ * of requests in flight, matched to replies by request id. Every request has a timeout; a lost connection fails all of its requests at once
  * with {@link ErrorCode#UNAVAILABLE}. Replies complete their futures on the event loop.
+ *
+ * <p>Requests with the connection's default timeout are not each given a timer: a sweep on the
+ * event loop fails the overdue ones every {@link #sweepPeriodNanos} (an eighth of the timeout, at
+ * most 250 ms), so a request fails at most that much after its timeout. Scheduling and cancelling a
+ * timer per request cost more than the request's own bookkeeping. A request with another timeout
+ * gets its own timer.
  */
-public final class RpcClient implements AutoCloseable {
+public final class RpcClient implements RpcConnection {
     private static final Logger LOG = LoggerFactory.getLogger(RpcClient.class);
 
     private final HostPort remote;
@@ -41,10 +45,16 @@ public final class RpcClient implements AutoCloseable {
     private final ConcurrentHashMap<Long, Pending<?>> pending = new ConcurrentHashMap<>();
     private volatile String closeReason;
 
+    /** How often overdue requests with the default timeout are looked for. */
+    private final long sweepPeriodNanos;
+    private volatile ScheduledFuture<?> sweeper;
+
     private RpcClient(HostPort remote, Channel channel, Duration requestTimeout) {
         this.remote = remote;
         this.channel = channel;
         this.requestTimeout = requestTimeout;
+        this.sweepPeriodNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(1),
+                Math.min(requestTimeout.toNanos() / 8, TimeUnit.MILLISECONDS.toNanos(250)));
     }
 
     /**
@@ -64,8 +74,11 @@ public final class RpcClient implements AutoCloseable {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast("frames", Frames.decoder(maxFrame));
-                        ch.pipeline().addLast("replies", new Replies(() -> holder[0]));
+                        ReplyReader replies = new ReplyReader(() -> holder[0], maxFrame);
+                        ch.config().setRecvByteBufAllocator(new ReceiveInPlace(replies));
+                        // Requests issued by reply callbacks during one read leave in one write.
+                        ch.pipeline().addLast("flushes", new FlushConsolidationHandler(RpcServer.MAX_HELD_FLUSHES, false));
+                        ch.pipeline().addLast("replies", replies);
                     }
                 });
         ChannelFuture f;
@@ -79,6 +92,7 @@ public final class RpcClient implements AutoCloseable {
         holder[0] = new RpcClient(remote, f.channel(), requestTimeout);
         f.addListener((ChannelFuture cf) -> {
             if (cf.isSuccess()) {
+                holder[0].startSweeping();
                 result.complete(holder[0]);
             } else {
                 Throwable c = cf.cause();
@@ -94,25 +108,30 @@ public final class RpcClient implements AutoCloseable {
         return result;
     }
 
+    @Override
     public HostPort remote() {
         return remote;
     }
 
+    @Override
     public boolean isOpen() {
         return channel.isActive();
     }
 
     /** Requests currently waiting for a reply. */
+    @Override
     public int inFlight() {
         return pending.size();
     }
 
     /** Sends a request and decodes its reply. */
+    @Override
     public <T> CompletableFuture<T> call(Opcode op, Message request, ReplyDecoder<T> decoder) {
         return call(op, request, decoder, requestTimeout);
     }
 
     /** Sends a request with a specific timeout. */
+    @Override
     public <T> CompletableFuture<T> call(Opcode op, Message request, ReplyDecoder<T> decoder, Duration timeout) {
         long id = nextId.getAndIncrement();
         ByteBuf frame;
@@ -129,6 +148,7 @@ public final class RpcClient implements AutoCloseable {
      * Sends a request whose frame is {@code header} followed by {@code payload} bytes, without
      * copying the payload. Takes ownership of {@code payload}: it is released once written (or on failure).
      */
+    @Override
     public <T> CompletableFuture<T> callWithPayload(Opcode op, Message header, ByteBuf payload,
                                                     ReplyDecoder<T> decoder) {
         long id = nextId.getAndIncrement();
@@ -145,9 +165,44 @@ public final class RpcClient implements AutoCloseable {
         return send(op, id, frame, payload, decoder, requestTimeout);
     }
 
+    /**
+     * Sends a request whose successful reply carries a payload of exactly {@code dst.remaining()} bytes,
+     * and puts that payload into {@code dst} as it arrives, from {@code dst}'s position (which is not
+     * moved): no reply frame is assembled, and the socket reads into {@code dst} itself when it is a
+     * direct buffer ({@link ReplyReader}). A reply of another size fails with PROTOCOL, an error reply
+     * with its error, a payload its sender withdrew after sending it (its verdict, see {@link Frame})
+     * with the verdict's error.
+     *
+     * <p>Buffer ownership: {@code dst} belongs to the call until the future completes; a failed call
+     * may have written any part of it. Once the future has failed (a timeout, a lost connection)
+     * nothing more is written into it.
+     */
+    @Override
+    public CompletableFuture<Void> callInto(Opcode op, Message request, ByteBuffer dst) {
+        long id = nextId.getAndIncrement();
+        ByteBuf frame;
+        try {
+            frame = Frames.request(channel.alloc(), op, id, request);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(new CreelException(ErrorCode.INVALID_ARGUMENT,
+                    "cannot encode " + op + " request: " + e.getMessage(), e));
+        }
+        int expected = dst.remaining();
+        // Used only for a reply that is not placed: an OK reply of the wrong size.
+        ReplyDecoder<Void> wrongSize = body -> {
+            throw new CreelException(ErrorCode.PROTOCOL, op + " reply from " + remote + " carried "
+                    + (body.readableBytes() - Frame.VERDICT) + " payload bytes where " + expected + " were asked for");
+        };
+        return send(new Pending<>(op, wrongSize, dst), id, frame, null, requestTimeout);
+    }
+
     private <T> CompletableFuture<T> send(Opcode op, long id, ByteBuf frame, ByteBuf payload, ReplyDecoder<T> decoder,
                                           Duration timeout) {
-        Pending<T> p = new Pending<>(op, decoder);
+        return send(new Pending<>(op, decoder, null), id, frame, payload, timeout);
+    }
+
+    private <T> CompletableFuture<T> send(Pending<T> p, long id, ByteBuf frame, ByteBuf payload, Duration timeout) {
+        Opcode op = p.op;
         String reason = closeReason;
         if (reason != null || !channel.isActive()) {
             frame.release();
@@ -157,20 +212,43 @@ public final class RpcClient implements AutoCloseable {
             p.future.completeExceptionally(lost(reason));
             return p.future;
         }
-        pending.put(id, p);
         long millis = Math.max(1, timeout.toMillis());
-        p.timer = channel.eventLoop().schedule(() -> {
-            Pending<?> gone = pending.remove(id);
-            if (gone != null) {
-                gone.future.completeExceptionally(new CreelException(ErrorCode.TIMEOUT,
-                        op + " to " + remote + " got no reply within " + millis + " ms"));
-            }
-        }, millis, TimeUnit.MILLISECONDS);
+        p.timeoutMillis = millis;
+        p.deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        pending.put(id, p);
+        if (!timeout.equals(requestTimeout)) {
+            p.timer = channel.eventLoop().schedule(() -> expire(id), millis, TimeUnit.MILLISECONDS);
+        }
         // One write per frame: two writes from different threads could interleave on the wire.
         ByteBuf whole = payload == null ? frame
                 : channel.alloc().compositeDirectBuffer(2).addComponents(true, frame, payload);
         channel.writeAndFlush(whole).addListener(f -> onWritten(id, f));
         return p.future;
+    }
+
+    /** Fails request {@code id} with TIMEOUT if it is still waiting. */
+    private void expire(long id) {
+        Pending<?> gone = pending.remove(id);
+        if (gone != null) {
+            gone.future.completeExceptionally(new CreelException(ErrorCode.TIMEOUT,
+                    gone.op + " to " + remote + " got no reply within " + gone.timeoutMillis + " ms"));
+        }
+    }
+
+    private void startSweeping() {
+        sweeper = channel.eventLoop().scheduleAtFixedRate(this::sweep, sweepPeriodNanos, sweepPeriodNanos,
+                TimeUnit.NANOSECONDS);
+        channel.closeFuture().addListener(f -> sweeper.cancel(false));
+    }
+
+    /** Fails every request whose deadline has passed. */
+    private void sweep() {
+        long now = System.nanoTime();
+        for (var e : pending.entrySet()) {
+            if (now - e.getValue().deadline >= 0) {
+                expire(e.getKey());
+            }
+        }
     }
 
     private void onWritten(long id, io.netty.util.concurrent.Future<?> f) {
@@ -189,8 +267,22 @@ public final class RpcClient implements AutoCloseable {
                 + (reason == null ? "" : ": " + reason));
     }
 
+    /**
+     * Fails every request waiting for a reply. On the event loop, so it never races a payload being
+     * placed into a request's destination; from another thread it waits for the loop to do it (a
+     * loop that is gone reads nothing more, so then it is done right here).
+     */
     private void failAll(String reason) {
         closeReason = reason;
+        if (!channel.eventLoop().inEventLoop()) {
+            try {
+                if (channel.eventLoop().submit(() -> failAll(reason)).awaitUninterruptibly(2, TimeUnit.SECONDS)) {
+                    return;
+                }
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                LOG.debug("event loop of the connection to {} is gone: {}", remote, e.toString());
+            }
+        }
         for (Long id : pending.keySet()) {
             Pending<?> p = pending.remove(id);
             if (p != null) {
@@ -203,38 +295,93 @@ public final class RpcClient implements AutoCloseable {
     @Override
     public void close() {
         closeReason = "closed by this client";
+        ScheduledFuture<?> s = sweeper;
+        if (s != null) {
+            s.cancel(false);
+        }
         channel.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
         failAll(closeReason);
     }
 
-    private void onReply(ByteBuf frame) {
-        if (frame.readableBytes() < Frame.HEADER_AFTER_LENGTH + 2) {
-            throw new ProtocolException("reply frame of " + frame.readableBytes() + " bytes is too short");
-        }
-        frame.readUnsignedByte(); // opcode, echoed; the request id is what matters
-        int flags = frame.readUnsignedByte();
-        long id = frame.readLong();
-        if ((flags & Frame.FLAG_RESPONSE) == 0) {
-            throw new ProtocolException("server sent a request frame");
-        }
+    /** A whole reply ({@code body} is what follows the status) for request {@code id}. */
+    void onReply(long id, int status, ByteBuf body) {
         Pending<?> p = pending.remove(id);
         if (p == null) {
             LOG.debug("reply from {} for request {} that is no longer waiting (timed out)", remote, id);
             return;
         }
         p.cancelTimer();
-        p.complete(frame, remote);
+        p.complete(status, body, remote);
     }
 
-    private static final class Pending<T> {
+    /**
+     * The request {@code id} if its successful reply's {@code payloadLength} bytes go into its destination
+     * ({@link #callInto}), else {@code null} (no such request waiting, no destination, another size).
+     */
+    Pending<?> placement(long id, int payloadLength) {
+        Pending<?> p = pending.get(id);
+        return p != null && p.target != null && p.target.remaining() == payloadLength && p.waiting() ? p : null;
+    }
+
+    /**
+     * The payload of request {@code id}'s reply is in its destination ({@code p}'s, if it still waits),
+     * and the sender's verdict on it is {@code verdict}: 0, the request succeeds; else it fails with
+     * that error code.
+     */
+    void placed(long id, Pending<?> p, int verdict) {
+        if (!pending.remove(id, p)) {
+            return;
+        }
+        p.cancelTimer();
+        if (verdict == Frame.STATUS_OK) {
+            p.future.complete(null);
+        } else {
+            ErrorCode code = ErrorCode.of(verdict);
+            p.future.completeExceptionally(new CreelException(code, remote + " withdrew the " + p.op
+                    + " reply's bytes after sending them: they changed while they were sent (" + code + ")"));
+        }
+    }
+
+    void protocolError(String why) {
+        LOG.warn("closing connection to {}: {}", remote, why);
+        failAll(why);
+    }
+
+    void connectionLost() {
+        failAll(closeReason != null ? closeReason : "connection lost");
+    }
+
+    void connectionFailed(Throwable cause) {
+        LOG.debug("connection to {} failed: {}", remote, cause.toString());
+        failAll(cause.toString());
+    }
+
+    /** A request waiting for its reply. */
+    static final class Pending<T> {
         final Opcode op;
         final ReplyDecoder<T> decoder;
+        /** Where the payload of a successful reply goes, or {@code null} to decode the reply. */
+        private final ByteBuffer target;
         final CompletableFuture<T> future = new CompletableFuture<>();
+        /** When the request times out ({@link System#nanoTime()}), and after how long. */
+        long deadline;
+        long timeoutMillis;
+        /** Its own timer, for a timeout other than the connection's default. */
         ScheduledFuture<?> timer;
 
-        Pending(Opcode op, ReplyDecoder<T> decoder) {
+        Pending(Opcode op, ReplyDecoder<T> decoder, ByteBuffer target) {
             this.op = op;
             this.decoder = decoder;
+            this.target = target;
+        }
+
+        /** Whether the request still waits: while it does, its destination is this connection's to write. */
+        boolean waiting() {
+            return !future.isDone();
+        }
+
+        ByteBuffer target() {
+            return target;
         }
 
         void cancelTimer() {
@@ -243,63 +390,8 @@ public final class RpcClient implements AutoCloseable {
             }
         }
 
-        void complete(ByteBuf body, HostPort remote) {
-            try {
-                int status = body.readUnsignedShort();
-                if (status == Frame.STATUS_OK) {
-                    future.complete(decoder.decode(body));
-                } else {
-                    String msg = Wire.readString(body, "error.message");
-                    future.completeExceptionally(new CreelException(ErrorCode.of(status), msg));
-                }
-            } catch (CreelException e) {
-                future.completeExceptionally(e);
-            } catch (RuntimeException e) {
-                future.completeExceptionally(new CreelException(ErrorCode.PROTOCOL,
-                        "bad " + op + " reply from " + remote + ": " + e, e));
-            }
-        }
-    }
-
-    /** Matches replies to requests; fails everything when the connection goes. */
-    private static final class Replies extends ChannelInboundHandlerAdapter {
-        private final java.util.function.Supplier<RpcClient> client;
-
-        Replies(java.util.function.Supplier<RpcClient> client) {
-            this.client = client;
-        }
-
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            ByteBuf frame = (ByteBuf) msg;
-            try {
-                client.get().onReply(frame);
-            } catch (ProtocolException e) {
-                LOG.warn("closing connection to {}: {}", client.get().remote, e.getMessage());
-                client.get().failAll(e.getMessage());
-                ctx.close();
-            } finally {
-                frame.release();
-            }
-        }
-
-        @Override
-        public void channelInactive(ChannelHandlerContext ctx) {
-            RpcClient c = client.get();
-            if (c != null) {
-                c.failAll(c.closeReason != null ? c.closeReason : "connection lost");
-            }
-            ctx.fireChannelInactive();
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            RpcClient c = client.get();
-            LOG.debug("connection to {} failed: {}", c == null ? "?" : c.remote, cause.toString());
-            if (c != null) {
-                c.failAll(cause.toString());
-            }
-            ctx.close();
+        void complete(int status, ByteBuf body, HostPort remote) {
+            ReplyBodies.complete(status, body, decoder, future, op, remote);
         }
     }
 }

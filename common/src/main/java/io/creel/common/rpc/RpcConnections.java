@@ -9,51 +9,76 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One shared, pipelined connection per server address, opened on first use and reopened after it
- * breaks. Concurrent first users share the same connect attempt.
+ * breaks. Concurrent first users share the same connect attempt. Each address is reached with the
+ * {@link RpcTransport} of its scheme ({@code creel://} TCP, {@code rdma://}, ...).
  */
 public final class RpcConnections implements AutoCloseable {
-    private final EventLoops loops;
-    private final int maxFrame;
-    private final Duration connectTimeout;
+    private final RpcTransport.Context context;
     private final Duration requestTimeout;
-    private final ConcurrentHashMap<HostPort, CompletableFuture<RpcClient>> clients = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<HostPort, CompletableFuture<RpcConnection>> clients = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     public RpcConnections(EventLoops loops, CreelConf conf) {
-        this(loops, conf.maxFrameSize(), conf.get(ConfKeys.CLIENT_CONNECT_TIMEOUT),
-                conf.get(ConfKeys.CLIENT_REQUEST_TIMEOUT));
+        this(new RpcTransport.Context(conf, loops, conf.maxFrameSize(), conf.get(ConfKeys.CLIENT_CONNECT_TIMEOUT),
+                conf.get(ConfKeys.CLIENT_REQUEST_TIMEOUT)));
     }
 
     public RpcConnections(EventLoops loops, int maxFrame, Duration connectTimeout, Duration requestTimeout) {
-        this.loops = loops;
-        this.maxFrame = maxFrame;
-        this.connectTimeout = connectTimeout;
-        this.requestTimeout = requestTimeout;
+        this(new RpcTransport.Context(CreelConf.defaults(), loops, maxFrame, connectTimeout, requestTimeout));
+    }
+
+    private RpcConnections(RpcTransport.Context context) {
+        this.context = context;
+        this.requestTimeout = context.requestTimeout();
     }
 
     /** The connection to {@code remote}, connecting if there is none or the last one broke. */
-    public CompletableFuture<RpcClient> get(HostPort remote) {
+    public CompletableFuture<RpcConnection> get(HostPort remote) {
         if (closed) {
             return CompletableFuture.failedFuture(new io.creel.common.error.CreelException(
                     io.creel.common.error.ErrorCode.UNAVAILABLE, "connections are closed"));
         }
-        CompletableFuture<RpcClient> f = clients.get(remote);
+        CompletableFuture<RpcConnection> f = clients.get(remote);
         if (f != null && (!f.isDone() || (!f.isCompletedExceptionally() && f.join().isOpen()))) {
             return f;
         }
-        return clients.compute(remote, (k, old) -> {
+        RpcTransport transport;
+        try {
+            transport = RpcTransports.forScheme(remote.scheme());
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        CompletableFuture<RpcConnection> result = clients.compute(remote, (k, old) -> {
             if (old != null && old != f) {
                 return old; // someone else reconnected meanwhile
             }
-            CompletableFuture<RpcClient> fresh = RpcClient.connect(remote, loops, maxFrame, connectTimeout, requestTimeout);
-            // A failed connect is not cached: the next call tries again.
-            fresh.whenComplete((c, e) -> {
-                if (e != null) {
-                    clients.remove(remote, fresh);
-                }
-            });
-            return fresh;
+            try {
+                return transport.connect(remote, context);
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
         });
+        // A failed connect is not cached: the next call tries again. (Registered outside compute: a
+        // connect that failed at once completes this callback right here.)
+        result.whenComplete((c, e) -> {
+            if (e != null) {
+                clients.remove(remote, result);
+            }
+        });
+        return result;
+    }
+
+    /**
+     * The open connection to {@code remote} if there is one now, else {@code null} (then use
+     * {@link #get}); lets a caller skip a future when the connection is there, as it almost always is.
+     */
+    public RpcConnection ready(HostPort remote) {
+        CompletableFuture<RpcConnection> f = clients.get(remote);
+        if (f == null || !f.isDone() || f.isCompletedExceptionally() || closed) {
+            return null;
+        }
+        RpcConnection c = f.getNow(null);
+        return c != null && c.isOpen() ? c : null;
     }
 
     public Duration requestTimeout() {
@@ -63,8 +88,8 @@ public final class RpcConnections implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        for (CompletableFuture<RpcClient> f : clients.values()) {
-            f.thenAccept(RpcClient::close);
+        for (CompletableFuture<RpcConnection> f : clients.values()) {
+            f.thenAccept(RpcConnection::close);
         }
         clients.clear();
     }

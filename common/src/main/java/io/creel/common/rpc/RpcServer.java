@@ -2,8 +2,6 @@ package io.creel.common.rpc;
 
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
-import io.creel.common.protocol.Frame;
-import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.ProtocolException;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
@@ -15,6 +13,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
@@ -28,8 +27,10 @@ import org.slf4j.LoggerFactory;
  * a {@link RequestHandler}. A peer that sends a malformed frame is disconnected with a logged reason;
  * every other connection carries on.
  */
-public final class RpcServer implements AutoCloseable {
+public final class RpcServer implements RpcListener {
     private static final Logger LOG = LoggerFactory.getLogger(RpcServer.class);
+    /** Flushes held back while a read is in progress before one is let through anyway. */
+    static final int MAX_HELD_FLUSHES = 256;
 
     private final String name;
     private final Channel serverChannel;
@@ -70,11 +71,14 @@ public final class RpcServer implements AutoCloseable {
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.SO_KEEPALIVE, true)
+                .childOption(ChannelOption.RECVBUF_ALLOCATOR, Frames.receiveSizes())
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         self[0].connections.add(ch);
                         Frames.FrameDecoder frames = Frames.decoder(maxFrame);
+                        // Replies to the requests of one read leave in one write, not one syscall each.
+                        ch.pipeline().addLast("flushes", new FlushConsolidationHandler(MAX_HELD_FLUSHES, false));
                         ch.pipeline().addLast("idle", new IdleStateHandler(frameTimeoutMillis, 0, 0,
                                 TimeUnit.MILLISECONDS));
                         ch.pipeline().addLast("frames", frames);
@@ -99,6 +103,7 @@ public final class RpcServer implements AutoCloseable {
         return (InetSocketAddress) serverChannel.localAddress();
     }
 
+    @Override
     public int port() {
         return localAddress().getPort();
     }
@@ -138,30 +143,7 @@ public final class RpcServer implements AutoCloseable {
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             ByteBuf frame = (ByteBuf) msg;
             try {
-                if (frame.readableBytes() < Frame.HEADER_AFTER_LENGTH) {
-                    throw new ProtocolException("frame of " + frame.readableBytes() + " bytes is shorter than a header");
-                }
-                int code = frame.readUnsignedByte();
-                int flags = frame.readUnsignedByte();
-                long requestId = frame.readLong();
-                Opcode op = Opcode.ofCode(code);
-                if (op == null) {
-                    throw new ProtocolException("unknown opcode " + code);
-                }
-                if ((flags & Frame.FLAG_RESPONSE) != 0) {
-                    throw new ProtocolException("a response frame was sent to a server");
-                }
-                RpcCall call = new RpcCall(ctx.channel(), op, requestId, frame);
-                try {
-                    handler.handle(call);
-                } catch (ProtocolException e) {
-                    throw e;
-                } catch (CreelException e) {
-                    call.fail(e);
-                } catch (RuntimeException e) {
-                    LOG.error("{}: {} request failed", name, op, e);
-                    call.fail(new CreelException(ErrorCode.INTERNAL, name + ": " + op + " failed: " + e));
-                }
+                RequestDispatch.dispatch(name, ctx.channel(), frame, handler);
             } catch (ProtocolException e) {
                 LOG.warn("{}: closing connection from {}: {}", name, ctx.channel().remoteAddress(), e.getMessage());
                 ctx.close();

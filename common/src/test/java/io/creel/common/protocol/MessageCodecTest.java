@@ -67,6 +67,49 @@ class MessageCodecTest {
     }
 
     @Test
+    void inlineDataRoundTripsWithTheMessagesThatCarryIt() {
+        byte[] value = "a small value".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        roundTrip(new CreateRequest("/t/k", NodeType.KEYVALUE, "", "", true, value), CreateRequest::decode);
+        roundTrip(new CreateRequest("/t/k", NodeType.KEYVALUE, "", "", true, new byte[0]), CreateRequest::decode);
+        NodeInfo small = new NodeInfo(43, NodeType.KEYVALUE, value.length, "", "", true, 1_700_000_000_000L, false);
+        roundTrip(new OpenReply(small, 0, null, value, 4096), OpenReply::decode);
+        roundTrip(new OpenReply(NODE, 77, BLOCK, null, 4096), OpenReply::decode);
+        roundTrip(CommitRequest.inline(42, 77, value, true), CommitRequest::decode);
+        roundTrip(CommitRequest.inline(42, 77, new byte[0], false), CommitRequest::decode);
+        assertEquals(new CreateRequest("/t/k", NodeType.KEYVALUE, "", "", true, value.clone()),
+                new CreateRequest("/t/k", NodeType.KEYVALUE, "", "", true, value), "values compare by content");
+        assertTrue(!new CreateRequest("/t/k", NodeType.KEYVALUE, "", "", true, value)
+                .equals(new CreateRequest("/t/k", NodeType.KEYVALUE, "", "", true)), "a value is not its absence");
+    }
+
+    @Test
+    void inlineDataThatDisagreesWithItsLengthOrIsTooLongIsRejected() {
+        byte[] value = new byte[10];
+        ByteBuf wrongLength = Unpooled.buffer();
+        new OpenReply(new NodeInfo(1, NodeType.FILE, 11, "", "", true, 0, false), 0, null, null, 0)
+                .encode(wrongLength);
+        wrongLength.writerIndex(wrongLength.writerIndex() - 8); // replace "no data, limit 0"
+        Wire.writeOptionalBytes(wrongLength, value);
+        wrongLength.writeInt(4096);
+        assertThrows(ProtocolException.class, () -> OpenReply.decode(wrongLength), "10 bytes for a node of 11");
+
+        ByteBuf commit = Unpooled.buffer();
+        CommitRequest.inline(1, 2, value, true).encode(commit);
+        commit.setLong(16, 9); // length no longer matches the data
+        assertThrows(ProtocolException.class, () -> CommitRequest.decode(commit));
+
+        ByteBuf huge = Unpooled.buffer();
+        new CreateRequest("/t/k", NodeType.KEYVALUE, "", "", true).encode(huge);
+        huge.setInt(huge.writerIndex() - 4, Wire.MAX_INLINE_BYTES + 1);
+        assertThrows(ProtocolException.class, () -> CreateRequest.decode(huge));
+
+        assertThrows(IllegalArgumentException.class, () -> new CommitRequest(1, 2, 3, CommitRequest.Kind.CLOSE, value));
+        assertThrows(IllegalArgumentException.class,
+                () -> new CreateRequest("/t/k", NodeType.KEYVALUE, "", "", true, new byte[Wire.MAX_INLINE_BYTES + 1])
+                        .encode(Unpooled.buffer()));
+    }
+
+    @Test
     void dataPlaneMessagesRoundTrip() {
         roundTrip(new BlockReadRequest(9, 1L << 40, 100, 200), BlockReadRequest::decode);
         ByteBuf buf = Unpooled.buffer();

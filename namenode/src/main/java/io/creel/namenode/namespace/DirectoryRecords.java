@@ -38,53 +38,53 @@ final class DirectoryRecords {
     }
 
     /** The slot the next child of {@code container} would take. */
-    int nextSlot(Node container) {
-        return container.slots.peek();
+    int nextSlot(Container container) {
+        return container.slots().peek();
     }
 
     /** Takes the lowest reusable slot of {@code container} (or a new one). */
-    int take(Node container) {
-        return container.slots.take();
+    int take(Container container) {
+        return container.slots().take();
     }
 
     /** Gives back a slot taken whose record was never written. */
-    void untake(Node container, int slot) {
-        container.slots.untake(slot);
+    void untake(Container container, int slot) {
+        container.slots().untake(slot);
     }
 
     /**
      * Writes {@code child}'s record into its slot of {@code container}; the container's readable
      * length covers the slot once the write has completed (before the returned future completes).
      */
-    CompletableFuture<Void> write(Node container, Node child) {
+    CompletableFuture<Void> write(Container container, Node child) {
         int slot = child.slot;
-        return writeSlot(container, slot, new DirectoryRecord(child.type, child.id, child.name).toBuffer())
+        return writeSlot(container, slot, DirectoryRecord.toBuffer(child.type, child.id, child.name))
                 .thenRun(() -> container.recordWritten(slot));
     }
 
     /** Clears {@code child}'s record and frees its slot (reusable after the delay); the child keeps no slot. */
-    CompletableFuture<Void> free(Node container, Node child) {
+    CompletableFuture<Void> free(Container container, Node child) {
         int slot = child.slot;
         child.slot = -1;
-        if (container == null || container.slots == null || slot < 0) {
+        if (container == null || !container.enumerable || slot < 0) {
             return CompletableFuture.completedFuture(null);
         }
         return clear(container, slot);
     }
 
     /** Clears record {@code slot} of {@code container} and frees the slot (reusable after the delay). */
-    CompletableFuture<Void> clear(Node container, int slot) {
-        container.slots.free(slot);
-        reuse.later(() -> container.slots.release(slot));
+    CompletableFuture<Void> clear(Container container, int slot) {
+        container.slots().free(slot);
+        reuse.later(() -> container.slots().release(slot));
         return writeSlot(container, slot, DirectoryRecord.cleared());
     }
 
     /** Writes one record, after any earlier write to the same slot has finished. */
-    private CompletableFuture<Void> writeSlot(Node container, int slot, ByteBuffer record) {
+    private CompletableFuture<Void> writeSlot(Container container, int slot, ByteBuffer record) {
         long pos = (long) slot * DirectoryRecord.SIZE;
         int index = (int) (pos / blockSize);
         int offset = (int) (pos % blockSize);
-        BlockLocation where = container.blocks.get(index).at(container.id, index);
+        BlockLocation where = container.block(index).at(container.id, index);
         SlotKey key = new SlotKey(container.id, slot);
         CompletableFuture<Void> previous = lastWrite.get(key);
         CompletableFuture<Void> next = previous == null ? issue(where, offset, record)

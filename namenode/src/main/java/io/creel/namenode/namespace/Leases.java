@@ -9,47 +9,46 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * Write leases: which owner (a client connection) may write which File or KeyValue version. A lease
  * is a random number the writer presents with each allocation and commit; it ends with the writer's
- * close or its connection. Guarded by the namespace lock.
+ * close or its connection. The lease itself hangs off its node ({@link DataNode#lease}); this class
+ * knows each owner's nodes. Guarded by the namespace lock.
  */
 final class Leases {
-    private final Map<Object, Set<Node>> byOwner = new HashMap<>();
+    private final Map<Object, Set<DataNode>> byOwner = new HashMap<>();
 
     /** Gives {@code n} a fresh lease held by {@code owner}. */
-    void grant(Node n, Object owner) {
-        long lease;
+    void grant(DataNode n, Object owner) {
+        long value;
         do {
-            lease = ThreadLocalRandom.current().nextLong();
-        } while (lease == 0);
-        n.lease = lease;
-        n.leaseOwner = owner;
-        n.unreachable = java.util.Set.of(); // a new writer may reach what the last one could not
+            value = ThreadLocalRandom.current().nextLong();
+        } while (value == 0);
+        // A new writer starts with no unreachable servers: it may reach what the last one could not.
+        n.lease = new Lease(value, owner);
         byOwner.computeIfAbsent(owner, o -> new HashSet<>()).add(n);
     }
 
     /** Ends {@code n}'s lease, if it has one. */
-    void release(Node n) {
-        if (n.leaseOwner != null) {
-            Set<Node> held = byOwner.get(n.leaseOwner);
-            if (held != null) {
-                held.remove(n);
-                if (held.isEmpty()) {
-                    byOwner.remove(n.leaseOwner);
-                }
+    void release(DataNode n) {
+        if (n.lease == null) {
+            return;
+        }
+        Set<DataNode> held = byOwner.get(n.lease.owner());
+        if (held != null) {
+            held.remove(n);
+            if (held.isEmpty()) {
+                byOwner.remove(n.lease.owner());
             }
         }
-        n.lease = 0;
-        n.leaseOwner = null;
+        n.lease = null;
     }
 
     /** Ends every lease {@code owner} holds; returns the nodes that held them (empty if none). */
-    Set<Node> endAll(Object owner) {
-        Set<Node> held = byOwner.remove(owner);
+    Set<DataNode> endAll(Object owner) {
+        Set<DataNode> held = byOwner.remove(owner);
         if (held == null) {
             return Set.of();
         }
-        for (Node n : held) {
-            n.lease = 0;
-            n.leaseOwner = null;
+        for (DataNode n : held) {
+            n.lease = null;
         }
         return held;
     }

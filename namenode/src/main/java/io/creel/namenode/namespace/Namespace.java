@@ -3,18 +3,17 @@ package io.creel.namenode.namespace;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.NodeType;
-import io.creel.common.namespace.PathName;
+import io.creel.common.namespace.Utf8Path;
 import io.creel.common.protocol.BlockLocation;
 import io.creel.common.protocol.CreateRequest;
 import io.creel.common.protocol.NodeInfo;
 import io.creel.common.protocol.OpenReply;
+import io.creel.common.protocol.Wire;
 import io.creel.namenode.allocation.AllocatedBlock;
 import io.creel.namenode.allocation.BlockAllocator;
 import io.creel.namenode.allocation.RegionShortage;
 import io.creel.namenode.records.RecordStore;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -31,6 +30,10 @@ import org.slf4j.LoggerFactory;
  * {@link DirectoryRecords} (listings in the containers' data). This class holds the lock and reports
  * every change to the {@link NamespaceLog}.
  *
+ * <p>Small data stays here: a File or KeyValue whose committed bytes fit the inline limit keeps them
+ * in its node instead of in blocks, so creating it with its value, or reading it, is one request
+ * with no data transfer (see docs/architecture.md, "Small values").
+ *
  * <p>Every operation runs briefly under this object's monitor (requests arrive on several event-loop
  * threads). Directory-record writes are issued under the monitor, so writes to one slot leave in
  * order; the call's future completes only once its record is written, so a listing reflects every
@@ -41,9 +44,14 @@ import org.slf4j.LoggerFactory;
  */
 public final class Namespace {
     private static final Logger LOG = LoggerFactory.getLogger(Namespace.class);
+    /** The inline limit of a namespace built without one ({@code creel.namenode.inline.max}'s default). */
+    public static final int DEFAULT_INLINE_MAX = 4096;
+    /** The content of every empty inline node (one array, not one per node). */
+    private static final byte[] NO_BYTES = new byte[0];
 
     private final BlockAllocator allocator;
     private final long blockSize;
+    private final int inlineMax;
     private final LongSupplier clock;
     private final NodeTable nodes;
     private final Leases leases = new Leases();
@@ -52,17 +60,30 @@ public final class Namespace {
     /** Where every change is logged (persistence), or nowhere. */
     private NamespaceLog log = NamespaceLog.NONE;
 
+    /** A namespace keeping up to {@link #DEFAULT_INLINE_MAX} bytes of a node inline. */
+    public Namespace(BlockAllocator allocator, RecordStore store, long blockSize, long reuseDelayMillis,
+                     LongSupplier clock) {
+        this(allocator, store, blockSize, reuseDelayMillis, DEFAULT_INLINE_MAX, clock);
+    }
+
     /**
      * @param allocator        hands out data blocks (also for container records)
      * @param store            where directory records are written
      * @param blockSize        bytes per block
      * @param reuseDelayMillis how long removed nodes stay resolvable by id and freed slots wait
+     * @param inlineMax        the most bytes a File or KeyValue keeps in its node instead of in
+     *                         blocks (0: never); at most {@link Wire#MAX_INLINE_BYTES} and the block size
      * @param clock            milliseconds, injectable for tests
      */
     public Namespace(BlockAllocator allocator, RecordStore store, long blockSize, long reuseDelayMillis,
-                     LongSupplier clock) {
+                     int inlineMax, LongSupplier clock) {
+        if (inlineMax < 0 || inlineMax > Wire.MAX_INLINE_BYTES || inlineMax > blockSize) {
+            throw new CreelException(ErrorCode.CONFIGURATION, "creel.namenode.inline.max must lie between 0 and "
+                    + Math.min(Wire.MAX_INLINE_BYTES, blockSize) + " bytes (64 KiB and the block size): " + inlineMax);
+        }
         this.allocator = allocator;
         this.blockSize = blockSize;
+        this.inlineMax = inlineMax;
         this.clock = clock;
         // Ids, like tags, start from the clock so a restarted namenode never reuses an id a client still holds.
         this.nodes = new NodeTable(clock.getAsLong() << 20, clock.getAsLong());
@@ -83,6 +104,11 @@ public final class Namespace {
         return nodes.liveCount();
     }
 
+    /** The most bytes a node keeps inline. */
+    public int inlineMax() {
+        return inlineMax;
+    }
+
     /** The nodes, for {@link NamespaceImage} (under this object's lock). */
     NodeTable nodes() {
         return nodes;
@@ -92,7 +118,9 @@ public final class Namespace {
 
     /**
      * Creates a node. A File or KeyValue gets its first block and a write lease owned by
-     * {@code owner} (the connection); a KeyValue create makes a new invisible version of the key.
+     * {@code owner} (the connection); a KeyValue create makes a new invisible version of the key —
+     * unless it carries a value within the inline limit: then the version holds it and is committed
+     * at once (the reply has no lease).
      */
     public CompletableFuture<OpenReply> create(CreateRequest req, Object owner) {
         try {
@@ -110,41 +138,52 @@ public final class Namespace {
 
     private CompletableFuture<OpenReply> createLocked(CreateRequest req, Object owner) {
         reuse.runDue();
-        PathName path = PathName.parse(req.path());
+        Utf8Path path = Utf8Path.parse(req.path());
         if (path.isRoot()) {
             throw new CreelException(ErrorCode.ALREADY_EXISTS, "/: the root directory always exists");
         }
+        if (req.value() != null && req.type() != NodeType.KEYVALUE) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, path + ": only a KeyValue is created with its value; "
+                    + "write a " + req.type().displayName() + "'s data after creating it");
+        }
         allocator.checkClass(req.storageClass(), req.path());
-        Node parent = nodes.resolveParent(path, req.type());
-        String name = path.name();
+        Container parent = nodes.resolveParent(path, req.type());
+        byte[] name = path.name();
         long now = clock.getAsLong();
-        boolean enumerable = req.type() != NodeType.TABLE || req.enumerable();
+        Placement placement = nodes.placement(req.storageClass(), req.locationClass());
         if (req.type() == NodeType.KEYVALUE) {
-            Node v = new Node(nodes.nextId(), NodeType.KEYVALUE, name, parent, req.storageClass(),
-                    req.locationClass(), true, now, Node.State.PENDING);
-            v.blocks.add(allocate(v));
+            DataNode v = new DataNode(nodes.nextId(), NodeType.KEYVALUE, name, parent, placement, now,
+                    Node.State.PENDING);
+            if (req.value() != null && req.value().length <= inlineMax) {
+                return createWithValue(v, req.value());
+            }
+            v.addBlock(allocate(v));
             nodes.add(v);
-            parent.pendingVersions.add(v);
+            parent.addPending(v);
             leases.grant(v, owner);
             logCreated(v);
-            return CompletableFuture.completedFuture(new OpenReply(v.info(), v.lease, firstBlock(v)));
+            return CompletableFuture.completedFuture(reply(v));
         }
-        Node existing = parent.children.get(name);
+        Node existing = parent.child(name);
         if (existing != null) {
             throw new CreelException(ErrorCode.ALREADY_EXISTS, path + " already exists (a "
                     + existing.type.displayName() + ")" + (req.type() == NodeType.FILE ? "; a File's first create wins" : ""));
         }
-        Node n = new Node(nodes.nextId(), req.type(), name, parent, req.storageClass(), req.locationClass(),
-                enumerable, now, Node.State.LIVE);
-        if (n.type == NodeType.FILE) {
-            n.blocks.add(allocate(n));
+        Node n;
+        if (req.type() == NodeType.FILE) {
+            DataNode f = new DataNode(nodes.nextId(), NodeType.FILE, name, parent, placement, now, Node.State.LIVE);
+            f.addBlock(allocate(f));
+            n = f;
+        } else {
+            boolean enumerable = req.type() != NodeType.TABLE || req.enumerable();
+            n = new Container(nodes.nextId(), req.type(), name, parent, placement, enumerable, now, Node.State.LIVE);
         }
-        parent.children.put(name, n);
+        parent.putChild(n);
         parent.modifiedMillis = now;
         nodes.add(n);
         nodes.liveAdded();
-        if (n.type == NodeType.FILE) {
-            leases.grant(n, owner);
+        if (n instanceof DataNode f) {
+            leases.grant(f, owner);
         }
         CompletableFuture<Void> written;
         try {
@@ -152,14 +191,13 @@ public final class Namespace {
         } catch (CreelException e) {
             // Nobody ever saw this node: its first block goes back at once, not through the reuse
             // delay (a shortage is retried, and each try would otherwise leave a block pending).
-            allocator.freeUnpublished(n.blocks);
-            n.blocks.clear();
+            allocator.freeUnpublished(n.truncateBlocks(0));
             detach(n);
             retire(n);
             throw e;
         }
         logCreated(n);
-        OpenReply reply = new OpenReply(n.info(), n.lease, firstBlock(n));
+        OpenReply reply = reply(n);
         return written.handle((v, err) -> {
             if (err == null) {
                 return reply;
@@ -176,6 +214,22 @@ public final class Namespace {
         });
     }
 
+    /** A KeyValue version created holding its whole value inline, and committed at once. */
+    private CompletableFuture<OpenReply> createWithValue(DataNode v, byte[] value) {
+        Container table = v.parent;
+        if (table.enumerable && table.child(v.name) == null) {
+            // The key's first value needs a record; fail (or ask for a region) before changing anything.
+            growRecords(table, records.blockIndexOf(records.nextSlot(table)));
+        }
+        v.inline = value.length == 0 ? NO_BYTES : value;
+        v.length = value.length;
+        nodes.add(v);
+        logCreated(v);
+        // The client has the value: the reply need not carry it back. Publishing changes nothing it shows.
+        OpenReply reply = new OpenReply(v.info(), 0, null, null, inlineMax);
+        return publish(v).thenApply(info -> reply);
+    }
+
     // ------------------------------------------------------------------ lookup
 
     /**
@@ -184,23 +238,35 @@ public final class Namespace {
      */
     public synchronized OpenReply lookup(String pathText, boolean forAppend, Object owner) {
         reuse.runDue();
-        PathName path = PathName.parse(pathText);
+        Utf8Path path = Utf8Path.parse(pathText);
         Node n = nodes.resolve(path);
-        long lease = 0;
         if (forAppend) {
-            if (n.type != NodeType.FILE) {
+            if (!(n instanceof DataNode f) || n.type != NodeType.FILE) {
                 throw new CreelException(ErrorCode.INVALID_ARGUMENT, path + ": only a File can be opened for append, "
                         + "this is a " + n.type.displayName()
                         + (n.type == NodeType.KEYVALUE ? " (a KeyValue is replaced by a new create)" : ""));
             }
-            if (n.lease != 0) {
+            if (f.lease != null) {
                 throw new CreelException(ErrorCode.LEASE_CONFLICT, path
                         + ": another writer holds this File's lease (one writer at a time)");
             }
-            leases.grant(n, owner);
-            lease = n.lease;
+            leases.grant(f, owner);
+            return reply(f);
         }
-        return new OpenReply(n.info(), lease, firstBlock(n));
+        return new OpenReply(n.info(), 0, firstBlock(n), inlineData(n), inlineMax);
+    }
+
+    /**
+     * What create and lookup answer: the node, its lease (if any), its first block, its bytes if it
+     * keeps them inline, and this namenode's inline limit (so clients learn it).
+     */
+    private OpenReply reply(Node n) {
+        long lease = n instanceof DataNode d ? d.leaseValue() : 0;
+        return new OpenReply(n.info(), lease, firstBlock(n), inlineData(n), inlineMax);
+    }
+
+    private static byte[] inlineData(Node n) {
+        return n instanceof DataNode d ? d.inline : null;
     }
 
     // ------------------------------------------------------------------ remove
@@ -210,14 +276,14 @@ public final class Namespace {
         try {
             synchronized (this) {
                 reuse.runDue();
-                PathName path = PathName.parse(pathText);
+                Utf8Path path = Utf8Path.parse(pathText);
                 if (path.isRoot()) {
                     throw new CreelException(ErrorCode.INVALID_ARGUMENT, "/: the root directory cannot be removed");
                 }
                 Node n = nodes.resolve(path);
-                if (n.type.isContainer() && !n.children.isEmpty() && !recursive) {
+                if (n instanceof Container c && c.childCount() > 0 && !recursive) {
                     throw new CreelException(ErrorCode.NOT_EMPTY, path + ": a " + n.type.displayName() + " with "
-                            + n.children.size() + " children can only be removed recursively");
+                            + c.childCount() + " children can only be removed recursively");
                 }
                 NodeInfo info = n.info();
                 CompletableFuture<Void> cleared = records.free(n.parent, n);
@@ -240,10 +306,13 @@ public final class Namespace {
 
     // ------------------------------------------------------------------ move
 
-    /** Moves (renames) a node atomically; the target must not exist. Replies with the moved node. */
-    public CompletableFuture<NodeInfo> move(String sourceText, String targetText) {
+    /**
+     * Moves (renames) a node atomically; the target must not exist. Replies with the moved node as a
+     * lookup would (no lease), so a handle to it can read its inline bytes.
+     */
+    public CompletableFuture<OpenReply> move(String sourceText, String targetText) {
         try {
-            CompletableFuture<NodeInfo> outcome;
+            CompletableFuture<OpenReply> outcome;
             long logged;
             synchronized (this) {
                 outcome = moveLocked(sourceText, targetText);
@@ -255,10 +324,10 @@ public final class Namespace {
         }
     }
 
-    private CompletableFuture<NodeInfo> moveLocked(String sourceText, String targetText) {
+    private CompletableFuture<OpenReply> moveLocked(String sourceText, String targetText) {
         reuse.runDue();
-        PathName source = PathName.parse(sourceText);
-        PathName target = PathName.parse(targetText);
+        Utf8Path source = Utf8Path.parse(sourceText);
+        Utf8Path target = Utf8Path.parse(targetText);
         if (source.isRoot()) {
             throw new CreelException(ErrorCode.UNSUPPORTED, "/: the root directory cannot be moved");
         }
@@ -271,21 +340,22 @@ public final class Namespace {
             throw new CreelException(ErrorCode.UNSUPPORTED, "cannot move " + source + " to " + target
                     + ": a " + n.type.displayName() + " cannot move into its own subtree");
         }
-        Node newParent = nodes.resolveParent(target, n.type);
-        Node clash = newParent.children.get(target.name());
+        Container newParent = nodes.resolveParent(target, n.type);
+        byte[] newName = target.name();
+        Node clash = newParent.child(newName);
         if (clash != null) {
             throw new CreelException(ErrorCode.ALREADY_EXISTS, "cannot move " + source + " to " + target
                     + ": the target exists (a " + clash.type.displayName() + ")");
         }
-        Placement old = Placement.of(n);
+        Position old = Position.of(n);
         long now = clock.getAsLong();
-        old.parent.children.remove(old.name);
-        place(n, new Placement(newParent, target.name(), -1));
+        old.parent.removeChild(n);
+        place(n, new Position(newParent, newName, -1));
         CompletableFuture<Void> added;
         try {
             added = addRecord(newParent, n);
         } catch (CreelException e) {
-            newParent.children.remove(n.name);
+            newParent.removeChild(n);
             place(n, old);
             throw e;
         }
@@ -300,7 +370,7 @@ public final class Namespace {
                     undoMove(n, newParent, old, source, target);
                     throw DirectoryRecords.failure(target.toString(), err);
                 }
-                return old.slot < 0 || old.parent.slots == null ? CompletableFuture.<Void>completedFuture(null)
+                return old.slot < 0 || !old.parent.enumerable ? CompletableFuture.<Void>completedFuture(null)
                         : records.clear(old.parent, old.slot);
             }
         }).thenCompose(cleared -> cleared.handle((v, err) -> {
@@ -309,37 +379,37 @@ public final class Namespace {
                         CreelException.unwrap(err).getMessage());
             }
             synchronized (this) {
-                return n.info();
+                return new OpenReply(n.info(), 0, firstBlock(n), inlineData(n), inlineMax);
             }
         }));
     }
 
     /** Where a node sits: its container, its name there, its record slot. */
-    private record Placement(Node parent, String name, int slot) {
-        static Placement of(Node n) {
-            return new Placement(n.parent, n.name, n.slot);
+    private record Position(Container parent, byte[] name, int slot) {
+        static Position of(Node n) {
+            return new Position(n.parent, n.name, n.slot);
         }
     }
 
     /** Puts {@code n} at {@code p} (its record slot as given; the record is not written here). */
-    private static void place(Node n, Placement p) {
+    private static void place(Node n, Position p) {
         n.parent = p.parent();
-        n.name = p.name();
+        n.rename(p.name());
         n.slot = p.slot();
-        p.parent().children.put(p.name(), n);
+        p.parent().putChild(n);
     }
 
     /** Moves {@code n} back to {@code old} after its new record could not be written, if nothing changed meanwhile. */
-    private void undoMove(Node n, Node newParent, Placement old, PathName source, PathName target) {
+    private void undoMove(Node n, Container newParent, Position old, Utf8Path source, Utf8Path target) {
         boolean movable = n.state == Node.State.LIVE && n.parent == newParent
-                && old.parent.state == Node.State.LIVE && !old.parent.children.containsKey(old.name);
+                && old.parent.state == Node.State.LIVE && old.parent.child(old.name) == null;
         if (!movable) {
             LOG.warn("cannot undo the move of {} to {} after its record write failed: the namespace changed meanwhile",
                     source, target);
             return;
         }
         records.free(newParent, n);
-        newParent.children.remove(n.name);
+        newParent.removeChild(n);
         place(n, old);
         log.moved(n.id, old.parent.id, old.name, old.slot, n.modifiedMillis);
     }
@@ -370,60 +440,61 @@ public final class Namespace {
             throw new CreelException(ErrorCode.NOT_FOUND, "node " + nodeId + " does not exist (removed or replaced)");
         }
         if (lease == 0) {
-            if (index < n.blocks.size()) {
-                return n.blocks.get((int) index).at(n.id, index);
+            if (index < n.blockCount()) {
+                return n.block((int) index).at(n.id, index);
             }
             throw new CreelException(ErrorCode.NOT_FOUND, n.path() + " (node " + nodeId + ") has no block at index "
-                    + index + "; it has " + n.blocks.size());
+                    + index + "; it has " + n.blockCount()
+                    + (inlineData(n) != null ? " (its bytes are kept inline by the namenode)" : ""));
         }
         if (n.state == Node.State.RETIRED) {
             throw new CreelException(ErrorCode.NOT_FOUND, n.path() + " (node " + nodeId
                     + ") was removed or replaced; it can no longer be written");
         }
-        if (n.type.isContainer()) {
+        if (!(n instanceof DataNode d)) {
             throw new CreelException(ErrorCode.INVALID_ARGUMENT, n.path() + ": a " + n.type.displayName()
                     + "'s data is written by the namenode; map it without a lease");
         }
-        if (n.lease != lease) {
+        if (d.leaseValue() != lease) {
             throw new CreelException(ErrorCode.LEASE_CONFLICT, n.path() + ": the lease given is not this "
                     + n.type.displayName() + "'s write lease; only the lease holder may allocate blocks");
         }
         if (unreachableTag != 0) {
-            return moveUnreachable(n, index, unreachableTag);
+            return moveUnreachable(d, index, unreachableTag);
         }
-        if (index < n.blocks.size()) {
-            return n.blocks.get((int) index).at(n.id, index);
+        if (index < d.blockCount()) {
+            return d.block((int) index).at(d.id, index);
         }
-        if (index > n.blocks.size()) {
+        if (index > d.blockCount()) {
             throw new CreelException(ErrorCode.INVALID_ARGUMENT, n.path() + ": blocks are allocated in order; with "
-                    + n.blocks.size() + " blocks the next one is index " + n.blocks.size() + ", not " + index);
+                    + d.blockCount() + " blocks the next one is index " + d.blockCount() + ", not " + index);
         }
-        AllocatedBlock b = allocate(n);
-        n.blocks.add(b);
+        AllocatedBlock b = allocate(d);
+        d.addBlock(b);
         // A MAP need not wait for its record: the COMMIT that publishes data in this block waits for it.
-        log.block(n.id, (int) index, b);
-        return b.at(n.id, index);
+        log.block(d.id, (int) index, b);
+        return b.at(d.id, index);
     }
 
-    private BlockLocation moveUnreachable(Node n, long index, long unreachableTag) {
-        if (index >= n.blocks.size()) {
+    private BlockLocation moveUnreachable(DataNode n, long index, long unreachableTag) {
+        if (index >= n.blockCount()) {
             throw new CreelException(ErrorCode.INVALID_ARGUMENT, n.path() + ": block " + index
-                    + " cannot move, it was never allocated (the node has " + n.blocks.size() + ")");
+                    + " cannot move, it was never allocated (the node has " + n.blockCount() + ")");
         }
-        AllocatedBlock old = n.blocks.get((int) index);
+        AllocatedBlock old = n.block((int) index);
         if (old.tag() != unreachableTag) {
             return old.at(n.id, index); // moved already, for another piece of the same block
         }
-        if (index * blockSize < n.length) {
+        if (n.inline == null && index * blockSize < n.length) {
             throw new CreelException(ErrorCode.UNAVAILABLE, n.path() + ": block " + index + " holds published bytes "
                     + "on storage server " + old.server().address() + ", which the writer cannot reach; it cannot move");
         }
-        Set<Integer> avoid = new HashSet<>(n.unreachable);
+        Set<Integer> avoid = new HashSet<>(n.lease.unreachable);
         avoid.add(old.server().serverId());
         AllocatedBlock b = allocator.allocate(NodeTable.storageClassOf(n, allocator.defaultClass()),
                 NodeTable.locationOf(n), avoid); // throws before anything changed
-        n.unreachable = Set.copyOf(avoid);
-        n.blocks.set((int) index, b);
+        n.lease.unreachable = Set.copyOf(avoid);
+        n.setBlock((int) index, b);
         allocator.retire(List.of(old));
         log.block(n.id, (int) index, b);
         LOG.info("{}: block {} moved from storage server {}, which its writer cannot reach, to {}", n.path(), index,
@@ -438,11 +509,21 @@ public final class Namespace {
      * length freed, and a KeyValue version becomes its key's value atomically (last commit wins).
      */
     public CompletableFuture<NodeInfo> commit(long nodeId, long lease, long length, boolean close) {
+        return commit(nodeId, lease, length, close, null);
+    }
+
+    /**
+     * {@link #commit(long, long, long, boolean)}; with {@code data}, the node's whole content is those
+     * bytes, kept inline ({@code length} must be their count): allowed while the node is empty or
+     * inline, up to the inline limit. A commit without data of a node that was inline moves it to
+     * its blocks (the writer has written all of it there).
+     */
+    public CompletableFuture<NodeInfo> commit(long nodeId, long lease, long length, boolean close, byte[] data) {
         try {
             CompletableFuture<NodeInfo> outcome;
             long logged;
             synchronized (this) {
-                outcome = commitLocked(nodeId, lease, length, close);
+                outcome = commitLocked(nodeId, lease, length, close, data);
                 logged = log.position();
             }
             return log.durable(outcome, logged);
@@ -451,17 +532,18 @@ public final class Namespace {
         }
     }
 
-    private CompletableFuture<NodeInfo> commitLocked(long nodeId, long lease, long length, boolean close) {
+    private CompletableFuture<NodeInfo> commitLocked(long nodeId, long lease, long length, boolean close,
+                                                     byte[] data) {
         reuse.runDue();
-        Node n = nodes.get(nodeId);
-        if (n == null || n.state == Node.State.RETIRED) {
+        Node node = nodes.get(nodeId);
+        if (node == null || node.state == Node.State.RETIRED) {
             throw new CreelException(ErrorCode.NOT_FOUND, "node " + nodeId + " does not exist (removed or replaced)");
         }
-        if (n.type != NodeType.FILE && n.type != NodeType.KEYVALUE) {
-            throw new CreelException(ErrorCode.INVALID_ARGUMENT, n.path() + ": only Files and KeyValues are committed, "
-                    + "this is a " + n.type.displayName());
+        if (!(node instanceof DataNode n)) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, node.path() + ": only Files and KeyValues are "
+                    + "committed, this is a " + node.type.displayName());
         }
-        if (lease == 0 || n.lease != lease) {
+        if (lease == 0 || n.leaseValue() != lease) {
             throw new CreelException(ErrorCode.LEASE_CONFLICT, n.path() + ": the lease given is not this "
                     + n.type.displayName() + "'s write lease; only the lease holder may commit");
         }
@@ -469,19 +551,30 @@ public final class Namespace {
             throw new CreelException(ErrorCode.INVALID_ARGUMENT, n.path() + ": a committed length may not shrink ("
                     + n.length + " committed, " + length + " given)");
         }
-        long capacity = n.blocks.size() * blockSize;
-        if (length > capacity) {
-            throw new CreelException(ErrorCode.INVALID_ARGUMENT, n.path() + ": length " + length
-                    + " exceeds the " + n.blocks.size() + " allocated blocks (" + capacity + " bytes); map blocks first");
+        if (data != null) {
+            checkInline(n, data);
+        } else {
+            long capacity = n.blockCount() * blockSize;
+            if (length > capacity) {
+                throw new CreelException(ErrorCode.INVALID_ARGUMENT, n.path() + ": length " + length
+                        + " exceeds the " + n.blockCount() + " allocated blocks (" + capacity + " bytes); map blocks first");
+            }
         }
-        if (close && n.type == NodeType.KEYVALUE && n.parent.state == Node.State.LIVE
-                && !n.parent.children.containsKey(n.name) && n.parent.slots != null) {
+        Container parent = n.parent;
+        if (close && n.type == NodeType.KEYVALUE && parent.state == Node.State.LIVE
+                && parent.child(n.name) == null && parent.enumerable) {
             // The key's first value needs a record; fail before changing anything.
-            growRecords(n.parent, records.blockIndexOf(records.nextSlot(n.parent)));
+            growRecords(parent, records.blockIndexOf(records.nextSlot(parent)));
         }
         n.length = length;
         n.modifiedMillis = clock.getAsLong();
-        log.length(n.id, n.length, n.modifiedMillis);
+        if (data != null) {
+            n.inline = data.length == 0 ? NO_BYTES : data;
+            log.inline(n.id, data, n.modifiedMillis);
+        } else {
+            n.inline = null;
+            log.length(n.id, n.length, n.modifiedMillis);
+        }
         if (!close) {
             return CompletableFuture.completedFuture(n.info());
         }
@@ -493,18 +586,29 @@ public final class Namespace {
         return publish(n);
     }
 
+    /** Checks that {@code n} may keep {@code data} inline. */
+    private void checkInline(DataNode n, byte[] data) {
+        if (data.length > inlineMax) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, n.path() + ": " + data.length + " bytes cannot be "
+                    + "kept inline; this namenode keeps at most " + inlineMax + " (creel.namenode.inline.max)");
+        }
+        if (n.inline == null && n.length > 0) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, n.path() + ": its " + n.length
+                    + " committed bytes are in blocks; it cannot be committed inline");
+        }
+    }
+
     /** Makes a closed KeyValue version its key's value, retiring the version it replaces. */
-    private CompletableFuture<NodeInfo> publish(Node v) {
-        Node table = v.parent;
-        table.pendingVersions.remove(v);
+    private CompletableFuture<NodeInfo> publish(DataNode v) {
+        Container table = v.parent;
+        table.removePending(v); // a version created with its value was never pending
         if (table.state != Node.State.LIVE) {
             retire(v);
             throw new CreelException(ErrorCode.NOT_FOUND, v.path() + ": the Table was removed before the commit");
         }
-        Node old = table.children.get(v.name);
         v.state = Node.State.LIVE;
         nodes.liveAdded();
-        table.children.put(v.name, v);
+        Node old = table.putChild(v);
         table.modifiedMillis = v.modifiedMillis;
         NodeInfo info = v.info();
         if (old != null) {
@@ -531,7 +635,7 @@ public final class Namespace {
                 return info;
             }
             synchronized (this) {
-                if (v.state == Node.State.LIVE && table.children.get(v.name) == v) {
+                if (v.state == Node.State.LIVE && table.child(v.name) == v) {
                     records.free(table, v);
                     detach(v);
                     retire(v);
@@ -560,13 +664,13 @@ public final class Namespace {
                     throw new CreelException(ErrorCode.NOT_FOUND, "node " + nodeId
                             + " does not exist (removed or replaced)");
                 }
-                if (lease == 0 || n.lease != lease) {
+                if (lease == 0 || !(n instanceof DataNode d) || d.leaseValue() != lease) {
                     throw new CreelException(ErrorCode.LEASE_CONFLICT, n.path() + ": the lease given is not this "
                             + n.type.displayName() + "'s write lease; only the lease holder may give it back");
                 }
-                leases.release(n);
-                info = n.info();
-                leaseEnded(n);
+                leases.release(d);
+                info = d.info();
+                leaseEnded(d);
                 logged = log.position();
             }
             return log.durable(CompletableFuture.completedFuture(info), logged);
@@ -580,15 +684,15 @@ public final class Namespace {
      * beyond it are freed); uncommitted KeyValue versions are dropped.
      */
     public synchronized void connectionClosed(Object owner) {
-        for (Node n : leases.endAll(owner)) {
+        for (DataNode n : leases.endAll(owner)) {
             leaseEnded(n);
         }
     }
 
     /** What follows a lease that ended without a close: trim a File, drop an uncommitted version. */
-    private void leaseEnded(Node n) {
+    private void leaseEnded(DataNode n) {
         if (n.state == Node.State.PENDING) {
-            n.parent.pendingVersions.remove(n);
+            n.parent.removePending(n);
             retire(n);
             log.removed(n.id);
         } else if (n.state == Node.State.LIVE) {
@@ -605,21 +709,23 @@ public final class Namespace {
     /**
      * Calls {@code visitor} with the path and blocks of every live File and KeyValue at or below
      * {@code pathText}, under the namespace lock (the visitor must be quick and must not call back).
+     * A node that keeps its bytes inline has no blocks.
      *
      * @return the number of nodes visited
      */
     public synchronized long forEachDataNode(String pathText, BiConsumer<String, List<AllocatedBlock>> visitor) {
-        Node top = nodes.resolve(PathName.parse(pathText));
+        Node top = nodes.resolve(Utf8Path.parse(pathText));
         long visited = 0;
         ArrayDeque<Node> todo = new ArrayDeque<>();
         todo.push(top);
         while (!todo.isEmpty()) {
             Node x = todo.pop();
-            if (x.type == NodeType.FILE || x.type == NodeType.KEYVALUE) {
-                visitor.accept(x.path(), Collections.unmodifiableList(x.blocks));
+            if (x instanceof DataNode d) {
+                visitor.accept(d.path(), d.blocks());
                 visited++;
+            } else {
+                ((Container) x).childList().forEach(todo::push);
             }
-            x.children.values().forEach(todo::push);
         }
         return visited;
     }
@@ -633,8 +739,9 @@ public final class Namespace {
     // ------------------------------------------------------------------ helpers
 
     private AllocatedBlock allocate(Node n) {
+        Set<Integer> avoid = n instanceof DataNode d && d.lease != null ? d.lease.unreachable : Set.of();
         return allocator.allocate(NodeTable.storageClassOf(n, allocator.defaultClass()), NodeTable.locationOf(n),
-                n.unreachable);
+                avoid);
     }
 
     /**
@@ -642,8 +749,8 @@ public final class Namespace {
      * if the slot needs it) and writes its record. A region shortage is thrown with nothing changed,
      * so the caller can ask for a region and try again.
      */
-    private CompletableFuture<Void> addRecord(Node container, Node child) {
-        if (container.slots == null) {
+    private CompletableFuture<Void> addRecord(Container container, Node child) {
+        if (!container.enumerable) {
             return CompletableFuture.completedFuture(null);
         }
         int slot = records.take(container);
@@ -662,45 +769,46 @@ public final class Namespace {
     }
 
     /** Allocates (and logs) blocks of {@code container}'s records up to block {@code blockIndex}. */
-    private void growRecords(Node container, long blockIndex) {
-        while (container.blocks.size() <= blockIndex) {
+    private void growRecords(Container container, long blockIndex) {
+        while (container.blockCount() <= blockIndex) {
             AllocatedBlock b = allocate(container);
-            container.blocks.add(b);
-            log.block(container.id, container.blocks.size() - 1, b);
+            container.addBlock(b);
+            log.block(container.id, container.blockCount() - 1, b);
         }
     }
 
-    /** Logs a new node with its first block (if it has one). */
+    /** Logs a new node with its first block (if it has one) and its inline bytes (if any). */
     private void logCreated(Node n) {
-        log.created(n.id, n.type, n.name, n.parent.id, n.storageClass, n.locationClass, n.enumerable,
-                n.state == Node.State.PENDING, n.slot, n.modifiedMillis);
-        for (int i = 0; i < n.blocks.size(); i++) {
-            log.block(n.id, i, n.blocks.get(i));
+        log.created(n.id, n.type, n.name, n.parent.id, n.placement.storageClass(), n.placement.locationClass(),
+                n.enumerable(), n.state == Node.State.PENDING, n.slot, n.modifiedMillis);
+        for (int i = 0; i < n.blockCount(); i++) {
+            log.block(n.id, i, n.block(i));
+        }
+        if (n instanceof DataNode d && d.inline != null) {
+            log.inline(d.id, d.inline, d.modifiedMillis);
         }
     }
 
     private static BlockLocation firstBlock(Node n) {
-        return n.blocks.isEmpty() ? null : n.blocks.get(0).at(n.id, 0);
+        return n.blockCount() == 0 ? null : n.block(0).at(n.id, 0);
     }
 
     /**
-     * Frees blocks beyond the committed length. A length never shrinks, so these blocks were never
-     * readable: no reader can hold their locations, and they need no reuse delay.
+     * Frees blocks beyond the committed length (all of them when the bytes are inline). A length
+     * never shrinks, so these blocks were never readable: no reader can hold their locations, and
+     * they need no reuse delay.
      */
-    private void trim(Node n) {
-        long keep = (n.length + blockSize - 1) / blockSize;
-        if (n.blocks.size() > keep) {
-            List<AllocatedBlock> beyond = n.blocks.subList((int) keep, n.blocks.size());
-            allocator.freeUnpublished(new ArrayList<>(beyond));
-            beyond.clear();
+    private void trim(DataNode n) {
+        long keep = n.inline != null ? 0 : (n.length + blockSize - 1) / blockSize;
+        if (n.blockCount() > keep) {
+            allocator.freeUnpublished(n.truncateBlocks((int) keep));
             log.trimmed(n.id, (int) keep);
         }
     }
 
     /** Takes the node out of its parent's children (if it is there). */
     private void detach(Node n) {
-        if (n.parent != null && n.parent.children.get(n.name) == n) {
-            n.parent.children.remove(n.name);
+        if (n.parent != null && n.parent.removeChild(n)) {
             n.parent.modifiedMillis = clock.getAsLong();
         }
     }
@@ -721,12 +829,16 @@ public final class Namespace {
                 nodes.liveRemoved();
             }
             x.state = Node.State.RETIRED;
-            if (x.lease != 0) {
-                leases.release(x);
+            if (x instanceof DataNode d) {
+                leases.release(d);
+            } else {
+                Container c = (Container) x;
+                c.childList().forEach(todo::push);
+                c.pendingList().forEach(todo::push);
             }
-            allocator.retire(x.blocks);
-            x.children.values().forEach(todo::push);
-            x.pendingVersions.forEach(todo::push);
+            if (x.blockCount() > 0) {
+                allocator.retire(x.blocks());
+            }
             long id = x.id;
             reuse.later(() -> nodes.forget(id));
         }

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
-import java.util.ListIterator;
 import java.util.Map;
 
 /**
@@ -36,14 +35,16 @@ public final class NamespaceImage {
     public static Head snapshot(Namespace ns, NamespaceLog sink, Runnable thenLocked) {
         synchronized (ns) {
             NodeTable nodes = ns.nodes();
-            Node root = nodes.root();
+            Container root = nodes.root();
             describeBlocks(root, sink);
-            ArrayDeque<Node> todo = new ArrayDeque<>(root.children.values());
+            ArrayDeque<Node> todo = new ArrayDeque<>(root.childList());
             while (!todo.isEmpty()) {
                 Node n = todo.removeFirst();
                 describe(n, sink);
-                todo.addAll(n.children.values());
-                todo.addAll(n.pendingVersions);
+                if (n instanceof Container c) {
+                    todo.addAll(c.childList());
+                    todo.addAll(c.pendingList());
+                }
             }
             thenLocked.run();
             return new Head(root.id, nodes.lastId());
@@ -51,17 +52,21 @@ public final class NamespaceImage {
     }
 
     private static void describe(Node n, NamespaceLog sink) {
-        sink.created(n.id, n.type, n.name, n.parent.id, n.storageClass, n.locationClass, n.enumerable,
-                n.state == Node.State.PENDING, n.slot, n.modifiedMillis);
+        sink.created(n.id, n.type, n.name, n.parent.id, n.placement.storageClass(), n.placement.locationClass(),
+                n.enumerable(), n.state == Node.State.PENDING, n.slot, n.modifiedMillis);
         describeBlocks(n, sink);
-        if (n.length != 0) {
-            sink.length(n.id, n.length, n.modifiedMillis);
+        if (n instanceof DataNode d) {
+            if (d.inline != null) {
+                sink.inline(d.id, d.inline, d.modifiedMillis);
+            } else if (d.length != 0) {
+                sink.length(d.id, d.length, d.modifiedMillis);
+            }
         }
     }
 
     private static void describeBlocks(Node n, NamespaceLog sink) {
-        for (int i = 0; i < n.blocks.size(); i++) {
-            sink.block(n.id, i, n.blocks.get(i));
+        for (int i = 0; i < n.blockCount(); i++) {
+            sink.block(n.id, i, n.block(i));
         }
     }
 
@@ -96,25 +101,33 @@ public final class NamespaceImage {
             return n;
         }
 
-        public void created(long id, NodeType type, String name, long parentId, String storageClass,
+        public void created(long id, NodeType type, byte[] name, long parentId, String storageClass,
                             String locationClass, boolean enumerable, boolean pending, int slot, long modified) {
-            Node parent = node(parentId);
+            Node parentNode = node(parentId);
             if (nodes.get(id) != null) {
                 throw new IllegalStateException("node " + id + " is created twice");
             }
-            if (!parent.type.mayContain(type)) {
-                throw new IllegalStateException("a " + parent.type.displayName() + " cannot hold a " + type.displayName());
+            if (!parentNode.type.mayContain(type)) {
+                throw new IllegalStateException("a " + parentNode.type.displayName() + " cannot hold a "
+                        + type.displayName());
             }
-            Node n = new Node(id, type, name, parent, storageClass, locationClass, enumerable, modified,
-                    pending ? Node.State.PENDING : Node.State.LIVE);
+            Container parent = (Container) parentNode;
+            Placement placement = nodes.placement(storageClass, locationClass);
+            Node.State state = pending ? Node.State.PENDING : Node.State.LIVE;
+            Node n = type.isContainer()
+                    ? new Container(id, type, name, parent, placement, type != NodeType.TABLE || enumerable, modified, state)
+                    : new DataNode(id, type, name, parent, placement, modified, state);
             n.slot = slot;
             if (pending) {
-                parent.pendingVersions.add(n);
-            } else {
-                if (parent.children.containsKey(name)) {
-                    throw new IllegalStateException(name + " exists twice in node " + parentId);
+                if (!(n instanceof DataNode v) || type != NodeType.KEYVALUE) {
+                    throw new IllegalStateException("only a KeyValue version can be pending, not a " + type.displayName());
                 }
-                parent.children.put(name, n);
+                parent.addPending(v);
+            } else {
+                if (parent.child(name) != null) {
+                    throw new IllegalStateException(n.nameString() + " exists twice in node " + parentId);
+                }
+                parent.putChild(n);
                 parent.modifiedMillis = Math.max(parent.modifiedMillis, modified);
             }
             nodes.add(n);
@@ -123,36 +136,48 @@ public final class NamespaceImage {
 
         public void block(long nodeId, int index, AllocatedBlock block) {
             Node n = node(nodeId);
-            if (index < n.blocks.size()) {
-                n.blocks.set(index, block); // moved away from a server its writer could not reach
-            } else if (index == n.blocks.size()) {
-                n.blocks.add(block);
+            if (index < n.blockCount()) {
+                n.setBlock(index, block); // moved away from a server its writer could not reach
+            } else if (index == n.blockCount()) {
+                n.addBlock(block);
             } else {
                 throw new IllegalStateException("block " + index + " of node " + nodeId + " follows "
-                        + n.blocks.size() + " blocks");
+                        + n.blockCount() + " blocks");
             }
         }
 
         public void trimmed(long nodeId, int keep) {
-            Node n = node(nodeId);
-            if (keep < n.blocks.size()) {
-                n.blocks.subList(keep, n.blocks.size()).clear();
-            }
+            node(nodeId).truncateBlocks(keep);
         }
 
         public void length(long nodeId, long length, long modified) {
-            Node n = node(nodeId);
+            DataNode n = dataNode(nodeId);
             n.length = length;
+            n.inline = null;
             n.modifiedMillis = modified;
         }
 
+        public void inline(long nodeId, byte[] data, long modified) {
+            DataNode n = dataNode(nodeId);
+            n.length = data.length;
+            n.inline = data;
+            n.modifiedMillis = modified;
+        }
+
+        private DataNode dataNode(long id) {
+            if (!(node(id) instanceof DataNode d)) {
+                throw new IllegalStateException("node " + id + " is not a File or KeyValue; it has no length");
+            }
+            return d;
+        }
+
         public void published(long versionId, int slot, long modified) {
-            Node v = node(versionId);
-            Node table = v.parent;
-            if (!table.pendingVersions.remove(v)) {
+            DataNode v = dataNode(versionId);
+            Container table = v.parent;
+            if (!table.removePending(v)) {
                 throw new IllegalStateException("node " + versionId + " is not a pending KeyValue version");
             }
-            Node old = table.children.put(v.name, v);
+            Node old = table.putChild(v);
             if (old != null) {
                 forget(old);
             }
@@ -168,25 +193,25 @@ public final class NamespaceImage {
                 throw new IllegalStateException("the root cannot be removed");
             }
             if (n.state == Node.State.PENDING) {
-                n.parent.pendingVersions.remove(n);
-            } else if (n.parent.children.get(n.name) == n) {
-                n.parent.children.remove(n.name);
+                n.parent.removePending((DataNode) n);
+            } else {
+                n.parent.removeChild(n);
             }
             forget(n);
         }
 
-        public void moved(long nodeId, long newParentId, String name, int slot, long modified) {
+        public void moved(long nodeId, long newParentId, byte[] name, int slot, long modified) {
             Node n = node(nodeId);
-            Node newParent = node(newParentId);
-            if (n.parent.children.get(n.name) == n) {
-                n.parent.children.remove(n.name);
+            if (!(node(newParentId) instanceof Container newParent)) {
+                throw new IllegalStateException("node " + newParentId + " is not a container");
             }
+            n.parent.removeChild(n);
             n.parent.modifiedMillis = modified;
             n.parent = newParent;
-            n.name = name;
+            n.rename(name);
             n.slot = slot;
             n.modifiedMillis = modified;
-            newParent.children.put(name, n);
+            newParent.putChild(n);
             newParent.modifiedMillis = modified;
         }
 
@@ -197,8 +222,10 @@ public final class NamespaceImage {
                 Node x = todo.pop();
                 x.state = Node.State.RETIRED;
                 nodes.forget(x.id);
-                x.children.values().forEach(todo::push);
-                x.pendingVersions.forEach(todo::push);
+                if (x instanceof Container c) {
+                    c.childList().forEach(todo::push);
+                    c.pendingList().forEach(todo::push);
+                }
             }
         }
 
@@ -222,23 +249,25 @@ public final class NamespaceImage {
                 while (!todo.isEmpty()) {
                     Node n = todo.pop();
                     live++;
-                    if (!n.pendingVersions.isEmpty()) {
-                        n.pendingVersions.forEach(this::forget);
-                        n.pendingVersions.clear();
-                    }
-                    for (Node c : n.children.values()) {
-                        if (n.slots != null && c.slot >= 0) {
-                            n.slots.restoreUsed(c.slot);
-                            n.recordWritten(c.slot); // logged records were written before they were acknowledged
+                    if (n instanceof Container c) {
+                        for (DataNode v : c.pendingList()) {
+                            c.removePending(v);
+                            forget(v);
                         }
-                        todo.push(c);
+                        for (Node child : c.childList()) {
+                            if (c.enumerable && child.slot >= 0) {
+                                c.slots().restoreUsed(child.slot);
+                                c.recordWritten(child.slot); // logged records were written before they were acknowledged
+                            }
+                            todo.push(child);
+                        }
                     }
-                    for (ListIterator<AllocatedBlock> it = n.blocks.listIterator(); it.hasNext(); ) {
-                        AllocatedBlock b = it.next();
+                    for (int i = 0; i < n.blockCount(); i++) {
+                        AllocatedBlock b = n.block(i);
                         StorageServerInfo s = b.server();
                         String identity = s.address() + "#" + s.localToken();
                         StorageServerInfo known = servers.computeIfAbsent(identity, k -> registry.restore(s));
-                        it.set(new AllocatedBlock(known, b.blockNumber(), b.tag()));
+                        n.setBlock(i, new AllocatedBlock(known, b.blockNumber(), b.tag()));
                         used.computeIfAbsent(known, k -> new ArrayList<>()).add(b.blockNumber());
                         blocks++;
                     }

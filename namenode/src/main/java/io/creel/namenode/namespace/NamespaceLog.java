@@ -15,7 +15,7 @@ public interface NamespaceLog {
     /** Logs nothing; every call completes at once. */
     NamespaceLog NONE = new NamespaceLog() {
         @Override
-        public void created(long id, NodeType type, String name, long parentId, String storageClass,
+        public void created(long id, NodeType type, byte[] name, long parentId, String storageClass,
                             String locationClass, boolean enumerable, boolean pending, int slot, long modified) {
         }
 
@@ -32,6 +32,10 @@ public interface NamespaceLog {
         }
 
         @Override
+        public void inline(long nodeId, byte[] data, long modified) {
+        }
+
+        @Override
         public void published(long versionId, int slot, long modified) {
         }
 
@@ -40,7 +44,7 @@ public interface NamespaceLog {
         }
 
         @Override
-        public void moved(long nodeId, long newParentId, String name, int slot, long modified) {
+        public void moved(long nodeId, long newParentId, byte[] name, int slot, long modified) {
         }
 
         @Override
@@ -56,9 +60,9 @@ public interface NamespaceLog {
 
     /**
      * A node was created: live in its parent, or (a KeyValue version) pending in its Table, with
-     * record slot {@code slot} (-1: none).
+     * record slot {@code slot} (-1: none). The name is UTF-8.
      */
-    void created(long id, NodeType type, String name, long parentId, String storageClass, String locationClass,
+    void created(long id, NodeType type, byte[] name, long parentId, String storageClass, String locationClass,
                  boolean enumerable, boolean pending, int slot, long modified);
 
     /**
@@ -70,8 +74,14 @@ public interface NamespaceLog {
     /** The node now keeps only its first {@code keep} blocks. */
     void trimmed(long nodeId, int keep);
 
-    /** A committed length. */
+    /** A committed length, the bytes in the node's blocks (a node that was inline is no longer). */
     void length(long nodeId, long length, long modified);
+
+    /**
+     * The node's committed content is {@code data} (its length is theirs), kept inline by the
+     * namenode; the array is never changed afterwards.
+     */
+    void inline(long nodeId, byte[] data, long modified);
 
     /** A pending KeyValue version became its key's value (replacing any earlier one), in slot {@code slot}. */
     void published(long versionId, int slot, long modified);
@@ -79,8 +89,8 @@ public interface NamespaceLog {
     /** The node and everything below it are gone (removed, undone, or a dropped pending version). */
     void removed(long nodeId);
 
-    /** The node now lives in {@code newParentId} as {@code name}, in record slot {@code slot}. */
-    void moved(long nodeId, long newParentId, String name, int slot, long modified);
+    /** The node now lives in {@code newParentId} as {@code name} (UTF-8), in record slot {@code slot}. */
+    void moved(long nodeId, long newParentId, byte[] name, int slot, long modified);
 
     /** The log position after the last record appended. */
     long position();

@@ -3,16 +3,17 @@ package io.creel.namenode.namespace;
 import io.creel.common.namespace.NodeType;
 import io.creel.common.protocol.NodeInfo;
 import io.creel.namenode.allocation.AllocatedBlock;
-import io.creel.namenode.records.SlotTable;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
-/** One node of the namespace; guarded by the {@link Namespace} lock. */
-final class Node {
+/**
+ * One node of the namespace; guarded by the {@link Namespace} lock. Nodes are what a namenode holds
+ * millions of, so they stay small: the name is its UTF-8 bytes, blocks are a bare array, and what
+ * only containers or only data nodes need lives in {@link Container} and {@link DataNode}, created
+ * lazily where it can be.
+ */
+abstract sealed class Node permits Container, DataNode {
     enum State {
         /** Reachable by path. */
         LIVE,
@@ -22,86 +23,122 @@ final class Node {
         RETIRED
     }
 
+    private static final AllocatedBlock[] NO_BLOCKS = new AllocatedBlock[0];
+
     final long id;
     final NodeType type;
-    String name;
+    State state;
     /** The container; for a pending KeyValue version, the Table it will be committed into. */
-    Node parent;
-    final String storageClass;
-    final String locationClass;
-    final boolean enumerable;
-    long length;
+    Container parent;
+    /** The name, UTF-8; never changed in place (a move sets a new array). */
+    byte[] name;
+    /** {@link ChildTable#hash} of {@link #name}. */
+    int nameHash;
+    final Placement placement;
     long modifiedMillis;
-    final List<AllocatedBlock> blocks = new ArrayList<>();
-    /** Children by name (containers only); for a Table, the committed version of each key. */
-    final Map<String, Node> children;
-    /** Uncommitted KeyValue versions (Tables only). */
-    final Set<Node> pendingVersions;
-    /** Record slots of the children (enumerable containers only). */
-    final SlotTable slots;
-    /**
-     * Bytes of this container's records that are safe to read: the end of the highest record whose
-     * write has completed. A block of records exists on its server only once a record write has
-     * claimed it there, so a slot being written is left out of the length until its write is done;
-     * otherwise a listing could reach a block the server does not yet hold for this container.
-     * Written when record writes complete, outside the namespace lock.
-     */
-    final java.util.concurrent.atomic.AtomicLong recordsWritten = new java.util.concurrent.atomic.AtomicLong();
     /** This node's slot in its parent's records, or -1. */
     int slot = -1;
-    long lease;
-    Object leaseOwner;
-    /**
-     * Servers the current lease holder could not reach (ids): its blocks go elsewhere. Not logged;
-     * usually empty, so shared until something is added.
-     */
-    Set<Integer> unreachable = Set.of();
-    State state;
+    private AllocatedBlock[] blocks = NO_BLOCKS;
+    private int blockCount;
 
-    Node(long id, NodeType type, String name, Node parent, String storageClass, String locationClass,
-         boolean enumerable, long now, State state) {
+    Node(long id, NodeType type, byte[] name, Container parent, Placement placement, long now, State state) {
         this.id = id;
         this.type = type;
-        this.name = name;
         this.parent = parent;
-        this.storageClass = storageClass;
-        this.locationClass = locationClass;
-        this.enumerable = enumerable;
+        this.placement = placement;
         this.modifiedMillis = now;
         this.state = state;
-        this.children = type.isContainer() ? new HashMap<>() : Map.of();
-        this.pendingVersions = type == NodeType.TABLE ? new HashSet<>() : Set.of();
-        this.slots = type.isContainer() && enumerable ? new SlotTable() : null;
+        rename(name);
     }
 
-    /**
-     * Readable bytes: the committed length, or for a container its record array up to the highest
-     * slot in use, but not beyond the records written so far.
-     */
-    long visibleLength() {
-        if (type.isContainer()) {
-            return slots == null ? 0 : Math.min((long) (slots.highestUsed() + 1)
-                    * io.creel.common.namespace.DirectoryRecord.SIZE, recordsWritten.get());
+    /** Gives the node a new name. */
+    final void rename(byte[] newName) {
+        this.name = newName;
+        this.nameHash = ChildTable.hash(newName, 0, newName.length);
+    }
+
+    /** Bytes readable by clients: a committed length, or a container's record array written so far. */
+    abstract long visibleLength();
+
+    /** Whether the node's children are listed (only a Table may be non-enumerable). */
+    abstract boolean enumerable();
+
+    /** Whether a writer holds the node's lease. */
+    abstract boolean leased();
+
+    final NodeInfo info() {
+        return new NodeInfo(id, type, visibleLength(), placement.storageClass(), placement.locationClass(),
+                enumerable(), modifiedMillis, leased());
+    }
+
+    // ------------------------------------------------------------------ blocks
+
+    final int blockCount() {
+        return blockCount;
+    }
+
+    final AllocatedBlock block(int index) {
+        if (index >= blockCount) {
+            throw new IndexOutOfBoundsException("block " + index + " of " + blockCount);
         }
-        return length;
+        return blocks[index];
     }
 
-    /** Record {@code slot} of this container has been written. */
-    void recordWritten(int slot) {
-        recordsWritten.accumulateAndGet((long) (slot + 1) * io.creel.common.namespace.DirectoryRecord.SIZE, Math::max);
+    /** Adds a block after the last. */
+    final void addBlock(AllocatedBlock b) {
+        if (blockCount == blocks.length) {
+            blocks = Arrays.copyOf(blocks, blockCount == 0 ? 1 : blockCount * 2);
+        }
+        blocks[blockCount++] = b;
     }
 
-    NodeInfo info() {
-        return new NodeInfo(id, type, visibleLength(), storageClass, locationClass, enumerable, modifiedMillis,
-                lease != 0);
+    /** Replaces block {@code index} (which exists). */
+    final void setBlock(int index, AllocatedBlock b) {
+        block(index);
+        blocks[index] = b;
+    }
+
+    /** Keeps only the first {@code keep} blocks; returns the ones dropped. */
+    final List<AllocatedBlock> truncateBlocks(int keep) {
+        if (keep >= blockCount) {
+            return List.of();
+        }
+        List<AllocatedBlock> dropped = List.copyOf(Arrays.asList(blocks).subList(keep, blockCount));
+        Arrays.fill(blocks, keep, blockCount, null);
+        blockCount = keep;
+        if (keep == 0) {
+            blocks = NO_BLOCKS;
+        }
+        return dropped;
+    }
+
+    /** The blocks, as an unmodifiable copy. */
+    final List<AllocatedBlock> blocks() {
+        return List.of(Arrays.copyOf(blocks, blockCount));
+    }
+
+    // ------------------------------------------------------------------ names
+
+    /** The name as a string (for messages and listings). */
+    final String nameString() {
+        return new String(name, StandardCharsets.UTF_8);
     }
 
     /** The node's path, for messages. */
-    String path() {
+    final String path() {
         if (parent == null) {
             return "/";
         }
-        String p = parent.path();
-        return p.equals("/") ? "/" + name : p + "/" + name;
+        StringBuilder b = new StringBuilder();
+        appendPath(b);
+        return b.toString();
+    }
+
+    final void appendPath(StringBuilder b) {
+        if (parent == null) {
+            return;
+        }
+        parent.appendPath(b);
+        b.append('/').append(nameString());
     }
 }

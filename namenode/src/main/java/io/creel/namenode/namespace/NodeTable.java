@@ -3,9 +3,7 @@ package io.creel.namenode.namespace;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.NodeType;
-import io.creel.common.namespace.PathName;
-import java.util.HashMap;
-import java.util.Map;
+import io.creel.common.namespace.Utf8Path;
 import java.util.function.Predicate;
 
 /**
@@ -14,8 +12,9 @@ import java.util.function.Predicate;
  * Guarded by the namespace lock.
  */
 final class NodeTable {
-    private final Node root;
-    private final Map<Long, Node> byId = new HashMap<>();
+    private final Container root;
+    private final NodeIndex byId = new NodeIndex();
+    private final Placement.Interner placements = new Placement.Interner();
     private long lastId;
     private long liveCount;
 
@@ -26,12 +25,13 @@ final class NodeTable {
      */
     NodeTable(long firstId, long now) {
         this.lastId = firstId;
-        this.root = new Node(nextId(), NodeType.DIRECTORY, "", null, "", "", true, now, Node.State.LIVE);
-        byId.put(root.id, root);
+        this.root = new Container(nextId(), NodeType.DIRECTORY, new byte[0], null, Placement.INHERIT, true, now,
+                Node.State.LIVE);
+        byId.put(root);
         liveCount = 1;
     }
 
-    Node root() {
+    Container root() {
         return root;
     }
 
@@ -50,6 +50,11 @@ final class NodeTable {
         lastId = Math.max(lastId, id);
     }
 
+    /** The shared placement for these classes. */
+    Placement placement(String storageClass, String locationClass) {
+        return placements.of(storageClass, locationClass);
+    }
+
     /** The node with this id (live, pending or retired but not yet forgotten), or {@code null}. */
     Node get(long id) {
         return byId.get(id);
@@ -57,7 +62,7 @@ final class NodeTable {
 
     /** Makes {@code n} resolvable by id. */
     void add(Node n) {
-        byId.put(n.id, n);
+        byId.put(n);
     }
 
     /** {@code id} no longer resolves. */
@@ -67,7 +72,7 @@ final class NodeTable {
 
     /** Forgets every node that {@code drop} matches. */
     void forgetIf(Predicate<Node> drop) {
-        byId.values().removeIf(drop);
+        byId.removeIf(drop);
     }
 
     /** Nodes reachable by path, the root included. */
@@ -89,18 +94,26 @@ final class NodeTable {
     }
 
     /** The node at {@code path}, or NOT_FOUND / NOT_A_CONTAINER naming the component that fails. */
-    Node resolve(PathName path) {
+    Node resolve(Utf8Path path) {
+        return resolve(path, path.depth());
+    }
+
+    /** The node at the first {@code depth} components of {@code path}. */
+    private Node resolve(Utf8Path path, int depth) {
         Node cur = root;
-        for (int i = 0; i < path.depth(); i++) {
-            if (!cur.type.isContainer()) {
-                throw new CreelException(ErrorCode.NOT_A_CONTAINER, path + ": " + cur.path() + " is a "
+        byte[] bytes = path.bytes();
+        for (int i = 0; i < depth; i++) {
+            if (!(cur instanceof Container c)) {
+                throw new CreelException(ErrorCode.NOT_A_CONTAINER, path.prefix(depth) + ": " + cur.path() + " is a "
                         + cur.type.displayName() + ", which holds no children");
             }
-            Node next = cur.children.get(path.component(i));
+            int from = path.start(i);
+            int to = path.end(i);
+            Node next = c.child(bytes, from, to, ChildTable.hash(bytes, from, to));
             if (next == null) {
-                String missing = cur.path().equals("/") ? "/" + path.component(i) : cur.path() + "/" + path.component(i);
-                throw new CreelException(ErrorCode.NOT_FOUND, missing.equals(path.toString())
-                        ? path + ": no such node" : path + ": " + missing + " does not exist");
+                String missing = path.prefix(i + 1);
+                throw new CreelException(ErrorCode.NOT_FOUND, i + 1 == depth
+                        ? path.prefix(depth) + ": no such node" : path.prefix(depth) + ": " + missing + " does not exist");
             }
             cur = next;
         }
@@ -108,29 +121,30 @@ final class NodeTable {
     }
 
     /** The parent a node of {@code type} at {@code path} goes in: it must exist and accept the type. */
-    Node resolveParent(PathName path, NodeType type) {
-        PathName parentPath = path.parent();
+    Container resolveParent(Utf8Path path, NodeType type) {
+        int parentDepth = path.depth() - 1;
         Node parent;
         try {
-            parent = resolve(parentPath);
+            parent = resolve(path, parentDepth);
         } catch (CreelException e) {
             if (e.code() == ErrorCode.NOT_FOUND) {
-                throw new CreelException(ErrorCode.NOT_FOUND, path + ": parent " + parentPath + " does not exist");
+                throw new CreelException(ErrorCode.NOT_FOUND, path + ": parent " + path.prefix(parentDepth)
+                        + " does not exist");
             }
             throw e;
         }
         if (!parent.type.mayContain(type)) {
             throw new CreelException(ErrorCode.INVALID_PARENT, path + ": " + NodeType.containmentRule(type)
-                    + " (" + parentPath + " is a " + parent.type.displayName() + ")");
+                    + " (" + path.prefix(parentDepth) + " is a " + parent.type.displayName() + ")");
         }
-        return parent;
+        return (Container) parent;
     }
 
     /** The storage class {@code n}'s blocks come from: its own, else its nearest ancestor's, else {@code dflt}. */
     static String storageClassOf(Node n, String dflt) {
         for (Node x = n; x != null; x = x.parent) {
-            if (!x.storageClass.isEmpty()) {
-                return x.storageClass;
+            if (!x.placement.storageClass().isEmpty()) {
+                return x.placement.storageClass();
             }
         }
         return dflt;
@@ -139,8 +153,8 @@ final class NodeTable {
     /** The host {@code n}'s blocks prefer: its own, else its nearest ancestor's, else none (""). */
     static String locationOf(Node n) {
         for (Node x = n; x != null; x = x.parent) {
-            if (!x.locationClass.isEmpty()) {
-                return x.locationClass;
+            if (!x.placement.locationClass().isEmpty()) {
+                return x.placement.locationClass();
             }
         }
         return "";

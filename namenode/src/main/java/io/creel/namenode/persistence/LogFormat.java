@@ -11,7 +11,7 @@ package io.creel.namenode.persistence;
  * </pre>
  *
  * <p>{@code checkpoint-N} holds the whole namespace as of the start of log segment {@code log-N}:
- * a {@link #HEAD}, then the nodes as {@link #CREATED}/{@link #BLOCK}/{@link #LENGTH} records
+ * a {@link #HEAD}, then the nodes as {@link #CREATED}/{@link #BLOCK}/{@link #LENGTH}/{@link #INLINE} records
  * (parents first), then {@link #IMAGE_END}. {@code log-N} holds the changes after it, in order.
  * Both start their own numbering of {@link #SERVER} records. N is written as 20 decimal digits.
  */
@@ -41,6 +41,8 @@ final class LogFormat {
     static final int REMOVED = 9;
     /** node id, new parent id, name, slot, modified. */
     static final int MOVED = 10;
+    /** node id, modified, content (int length, bytes): the node's committed bytes, kept inline. */
+    static final int INLINE = 11;
 
     static final String LOG_PREFIX = "log-";
     static final String CHECKPOINT_PREFIX = "checkpoint-";

@@ -3,6 +3,7 @@ package io.creel.namenode.persistence;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.NodeType;
+import io.creel.common.namespace.Utf8Path;
 import io.creel.common.protocol.ProtocolException;
 import io.creel.common.protocol.StorageServerInfo;
 import io.creel.common.protocol.Wire;
@@ -120,6 +121,26 @@ final class LogReader {
                 + "start empty)");
     }
 
+    /** A name as written by {@link RecordEncoder}: checked against the naming rules, kept as UTF-8. */
+    private static byte[] readName(ByteBuf in) {
+        int len = Wire.readUnsignedShort(in, "name");
+        Wire.need(in, len, "name");
+        byte[] name = new byte[len];
+        in.readBytes(name);
+        Utf8Path p = Utf8Path.parse(withSlash(name));
+        if (p.depth() != 1) {
+            throw new IllegalStateException("a name that is not one path component");
+        }
+        return name;
+    }
+
+    private static byte[] withSlash(byte[] name) {
+        byte[] p = new byte[name.length + 1];
+        p[0] = '/';
+        System.arraycopy(name, 0, p, 1, name.length);
+        return p;
+    }
+
     private void apply(ByteBuf in) {
         int type = Wire.readByte(in, "record type");
         if (complete) {
@@ -144,7 +165,7 @@ final class LogReader {
             case LogFormat.CREATED -> {
                 long id = Wire.readLong(in, "id");
                 NodeType t = NodeType.ofCode(Wire.readByte(in, "node type"));
-                String name = Wire.readString(in, "name");
+                byte[] name = readName(in);
                 long parent = Wire.readLong(in, "parent id");
                 String sc = Wire.readString(in, "storage class");
                 String lc = Wire.readString(in, "location class");
@@ -176,13 +197,22 @@ final class LogReader {
             case LogFormat.TRIMMED -> target.trimmed(Wire.readLong(in, "node id"), Wire.readInt(in, "kept"));
             case LogFormat.LENGTH -> target.length(Wire.readLong(in, "node id"), Wire.readNonNegativeLong(in, "length"),
                     Wire.readLong(in, "modified"));
+            case LogFormat.INLINE -> {
+                long node = Wire.readLong(in, "node id");
+                long modified = Wire.readLong(in, "modified");
+                byte[] data = Wire.readOptionalBytes(in, "inline content");
+                if (data == null) {
+                    throw new IllegalStateException("an inline record without content");
+                }
+                target.inline(node, data, modified);
+            }
             case LogFormat.PUBLISHED -> target.published(Wire.readLong(in, "version id"), Wire.readInt(in, "slot"),
                     Wire.readLong(in, "modified"));
             case LogFormat.REMOVED -> target.removed(Wire.readLong(in, "node id"));
             case LogFormat.MOVED -> {
                 long node = Wire.readLong(in, "node id");
                 long parent = Wire.readLong(in, "new parent id");
-                String name = Wire.readString(in, "name");
+                byte[] name = readName(in);
                 target.moved(node, parent, name, Wire.readInt(in, "slot"), Wire.readLong(in, "modified"));
             }
             default -> throw new IllegalStateException("unknown record type " + type);

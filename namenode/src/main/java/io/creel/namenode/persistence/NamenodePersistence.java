@@ -259,7 +259,7 @@ public final class NamenodePersistence implements AutoCloseable {
     private static NamespaceLog sink(RecordEncoder enc) {
         return new NamespaceLog() {
             @Override
-            public void created(long id, NodeType type, String name, long parentId, String storageClass,
+            public void created(long id, NodeType type, byte[] name, long parentId, String storageClass,
                                 String locationClass, boolean enumerable, boolean pending, int slot, long modified) {
                 enc.created(id, type, name, parentId, storageClass, locationClass, enumerable, pending, slot, modified);
             }
@@ -280,6 +280,11 @@ public final class NamenodePersistence implements AutoCloseable {
             }
 
             @Override
+            public void inline(long nodeId, byte[] data, long modified) {
+                enc.inline(nodeId, data, modified);
+            }
+
+            @Override
             public void published(long versionId, int slot, long modified) {
                 enc.published(versionId, slot, modified);
             }
@@ -290,7 +295,7 @@ public final class NamenodePersistence implements AutoCloseable {
             }
 
             @Override
-            public void moved(long nodeId, long newParentId, String name, int slot, long modified) {
+            public void moved(long nodeId, long newParentId, byte[] name, int slot, long modified) {
                 enc.moved(nodeId, newParentId, name, slot, modified);
             }
 

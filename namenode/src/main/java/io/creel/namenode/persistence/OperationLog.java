@@ -114,7 +114,7 @@ final class OperationLog implements NamespaceLog, AutoCloseable {
     // ------------------------------------------------------------------ appends (namespace lock held)
 
     @Override
-    public synchronized void created(long id, NodeType type, String name, long parentId, String storageClass,
+    public synchronized void created(long id, NodeType type, byte[] name, long parentId, String storageClass,
                                      String locationClass, boolean enumerable, boolean pending, int slot,
                                      long modified) {
         encoder.created(id, type, name, parentId, storageClass, locationClass, enumerable, pending, slot, modified);
@@ -140,6 +140,12 @@ final class OperationLog implements NamespaceLog, AutoCloseable {
     }
 
     @Override
+    public synchronized void inline(long nodeId, byte[] data, long modified) {
+        encoder.inline(nodeId, data, modified);
+        flush();
+    }
+
+    @Override
     public synchronized void published(long versionId, int slot, long modified) {
         encoder.published(versionId, slot, modified);
         flush();
@@ -152,7 +158,7 @@ final class OperationLog implements NamespaceLog, AutoCloseable {
     }
 
     @Override
-    public synchronized void moved(long nodeId, long newParentId, String name, int slot, long modified) {
+    public synchronized void moved(long nodeId, long newParentId, byte[] name, int slot, long modified) {
         encoder.moved(nodeId, newParentId, name, slot, modified);
         flush();
     }

@@ -54,11 +54,11 @@ final class RecordEncoder {
         end(at);
     }
 
-    void created(long id, NodeType type, String name, long parentId, String storageClass, String locationClass,
+    void created(long id, NodeType type, byte[] name, long parentId, String storageClass, String locationClass,
                  boolean enumerable, boolean pending, int slot, long modified) {
         int at = begin(LogFormat.CREATED);
         out.writeLong(id).writeByte(type.code());
-        Wire.writeString(out, name);
+        writeName(name);
         out.writeLong(parentId);
         Wire.writeString(out, storageClass);
         Wire.writeString(out, locationClass);
@@ -90,6 +90,13 @@ final class RecordEncoder {
         end(at);
     }
 
+    void inline(long nodeId, byte[] data, long modified) {
+        int at = begin(LogFormat.INLINE);
+        out.writeLong(nodeId).writeLong(modified);
+        Wire.writeOptionalBytes(out, data);
+        end(at);
+    }
+
     void published(long versionId, int slot, long modified) {
         int at = begin(LogFormat.PUBLISHED);
         out.writeLong(versionId).writeInt(slot).writeLong(modified);
@@ -102,12 +109,18 @@ final class RecordEncoder {
         end(at);
     }
 
-    void moved(long nodeId, long newParentId, String name, int slot, long modified) {
+    void moved(long nodeId, long newParentId, byte[] name, int slot, long modified) {
         int at = begin(LogFormat.MOVED);
         out.writeLong(nodeId).writeLong(newParentId);
-        Wire.writeString(out, name);
+        writeName(name);
         out.writeInt(slot).writeLong(modified);
         end(at);
+    }
+
+    /** A name as a wire string: u16 length, then its UTF-8 bytes. */
+    private void writeName(byte[] name) {
+        out.writeShort(name.length);
+        out.writeBytes(name);
     }
 
     private int serverRef(StorageServerInfo s) {

@@ -90,7 +90,7 @@ public final class NamenodeService implements RequestHandler {
             }
             case MOVE -> {
                 MoveRequest r = MoveRequest.decode(call.body());
-                replyWhenDone(call, withRegions(() -> namespace.move(r.source(), r.target())).thenApply(NodeReply::new));
+                replyWhenDone(call, withRegions(() -> namespace.move(r.source(), r.target())));
             }
             case MAP -> {
                 MapRequest r = MapRequest.decode(call.body());
@@ -101,7 +101,7 @@ public final class NamenodeService implements RequestHandler {
                 CompletableFuture<io.creel.common.protocol.NodeInfo> done = r.kind() == CommitRequest.Kind.ABANDON
                         ? namespace.abandon(r.nodeId(), r.lease())
                         : withRegions(() -> namespace.commit(r.nodeId(), r.lease(), r.length(),
-                                r.kind() == CommitRequest.Kind.CLOSE));
+                                r.kind() == CommitRequest.Kind.CLOSE, r.data()));
                 replyWhenDone(call, done.thenApply(NodeReply::new));
             }
             case REGISTER -> {

@@ -27,9 +27,15 @@ class NamespaceFixture {
     final ServerRegistry registry = new ServerRegistry(List.of("dram", "disk"), BLOCK, 60_000, clock);
     final BlockAllocator allocator = new BlockAllocator(List.of("dram", "disk"), registry, DELAY, clock);
     final MemoryBlocks store = new MemoryBlocks();
-    final Namespace ns = new Namespace(allocator, store, BLOCK, DELAY, clock);
+    final Namespace ns;
 
     NamespaceFixture(long dramBlocks, long diskBlocks) {
+        this(dramBlocks, diskBlocks, Namespace.DEFAULT_INLINE_MAX);
+    }
+
+    /** With {@code inlineMax}: the most bytes a node keeps inline. */
+    NamespaceFixture(long dramBlocks, long diskBlocks, int inlineMax) {
+        ns = new Namespace(allocator, store, BLOCK, DELAY, inlineMax, clock);
         if (dramBlocks > 0) {
             io.creel.namenode.testing.Servers.grantAll(allocator,
                     registry.register(server("dram", "dram", "h1", 7001, dramBlocks, BLOCK, 1)));

@@ -126,8 +126,9 @@ class NamespaceLogTest {
         }
 
         @Override
-        public void created(long id, NodeType type, String name, long parentId, String sc, String lc, boolean en,
+        public void created(long id, NodeType type, byte[] utf8Name, long parentId, String sc, String lc, boolean en,
                             boolean pend, int slot, long modified) {
+            String name = new String(utf8Name, java.nio.charset.StandardCharsets.UTF_8);
             if (pend) {
                 pending.add(id);
                 return;
@@ -157,6 +158,13 @@ class NamespaceLogTest {
         }
 
         @Override
+        public void inline(long nodeId, byte[] data, long modified) {
+            if (!pending.contains(nodeId)) {
+                lines.put(nodeId, lines.get(nodeId) + " length=" + data.length + " inline");
+            }
+        }
+
+        @Override
         public void published(long versionId, int slot, long modified) {
         }
 
@@ -165,7 +173,7 @@ class NamespaceLogTest {
         }
 
         @Override
-        public void moved(long nodeId, long newParentId, String name, int slot, long modified) {
+        public void moved(long nodeId, long newParentId, byte[] name, int slot, long modified) {
         }
 
         @Override
@@ -229,6 +237,43 @@ class NamespaceLogTest {
             OpenReply open = r.ns.lookup("/d/open", true, CONN);
             assertEquals(BLOCK + 5, open.node().length(), "a File open at the crash keeps its committed length");
             assertTrue(open.lease() != 0, "and a new writer can continue it: leases are not persisted");
+        }
+    }
+
+    @Test
+    void inlineBytesSurviveARestartFromTheLogAndFromACheckpoint() throws IOException {
+        byte[] v1 = "first value".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] v2 = "second, replacing value".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] small = new byte[300];
+        new Random(3).nextBytes(small);
+        String before;
+        try (Run r = new Run()) {
+            r.create("/t", NodeType.TABLE);
+            r.create("/d", NodeType.DIRECTORY);
+            Expect.done(r.ns.create(new CreateRequest("/t/k", NodeType.KEYVALUE, "", "", true, v1), CONN));
+            Expect.done(r.ns.create(new CreateRequest("/t/k", NodeType.KEYVALUE, "", "", true, v2), CONN));
+            Expect.done(r.ns.create(new CreateRequest("/t/empty", NodeType.KEYVALUE, "", "", true, new byte[0]), CONN));
+            OpenReply f = r.create("/d/small", NodeType.FILE);
+            Expect.done(r.ns.commit(f.node().id(), f.lease(), small.length, true, small));
+            OpenReply g = r.create("/d/grown", NodeType.FILE);
+            Expect.done(r.ns.commit(g.node().id(), g.lease(), 10, false, java.util.Arrays.copyOf(small, 10)));
+            Expect.done(r.ns.commit(g.node().id(), g.lease(), BLOCK, true)); // now in its block
+            before = r.image();
+        }
+        assertTrue(before.contains("small in") && before.contains("length=300 inline"), before);
+        // The first restart replays the first run's log; every start writes a checkpoint, which the second restores.
+        for (boolean checkpoint : new boolean[] {false, true}) {
+            try (Run r = new Run()) {
+                assertEquals(before, r.image(), checkpoint ? "restored from a checkpoint" : "replayed from the log");
+                assertTrue(java.util.Arrays.equals(v2, r.ns.lookup("/t/k", false, CONN).data()), "the last value wins");
+                assertEquals(0, r.ns.lookup("/t/empty", false, CONN).data().length);
+                assertTrue(java.util.Arrays.equals(small, r.ns.lookup("/d/small", false, CONN).data()));
+                OpenReply grown = r.ns.lookup("/d/grown", false, CONN);
+                assertEquals(null, grown.data(), "a node that moved to blocks stays there");
+                assertEquals(BLOCK, grown.node().length());
+                assertEquals(checkpoint, r.persistence.recovery().logRecords() == 0, "log records replayed: "
+                        + r.persistence.recovery());
+            }
         }
     }
 

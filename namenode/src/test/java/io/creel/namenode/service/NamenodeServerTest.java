@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -45,6 +46,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -111,6 +113,23 @@ class NamenodeServerTest {
     }
 
     @Test
+    void aNamenodeAskedToServeOverATransportThatIsNotThereFailsToStartAndFreesItsPort() throws Exception {
+        CreelException e = assertThrows(CreelException.class,
+                () -> NamenodeServer.start(conf, "127.0.0.1", 0, loops, "rdma"));
+        assertEquals(ErrorCode.CONFIGURATION, e.code());
+        assertTrue(e.getMessage().contains("no RPC transport for rdma:// addresses"), e.getMessage());
+        // The TCP port it had bound is free again: a namenode starts on it.
+        try (ServerSocket probe = new ServerSocket(0)) {
+            int port = probe.getLocalPort();
+            probe.close();
+            CreelException again = assertThrows(CreelException.class,
+                    () -> NamenodeServer.start(conf, "127.0.0.1", port, loops, "rdma"));
+            assertEquals(ErrorCode.CONFIGURATION, again.code());
+            NamenodeServer.start(conf, "127.0.0.1", port, loops, "creel").close();
+        }
+    }
+
+    @Test
     void createLookupMapCommitRoundTrip() {
         RpcClient c = connect();
         register(c);
@@ -152,7 +171,7 @@ class NamenodeServerTest {
         assertEquals(DirectoryRecord.SIZE, d.node().length());
         assertNotNull(d.firstBlock(), "a container with records has a first block");
         assertEquals(new DirectoryRecord(NodeType.BAG, x.node().id(), "x"), MemoryBlocks.SHARED.record(d.firstBlock(), 0));
-        Expect.done(c.call(Opcode.MOVE, new MoveRequest("/d/x", "/d/y"), NodeReply::decode));
+        Expect.done(c.call(Opcode.MOVE, new MoveRequest("/d/x", "/d/y"), OpenReply::decode)); // replies like a lookup
         assertEquals("y", MemoryBlocks.SHARED.record(d.firstBlock(), 1).name());
         assertEquals(null, MemoryBlocks.SHARED.record(d.firstBlock(), 0));
         Expect.done(c.call(Opcode.REMOVE, new RemoveRequest("/d", true), NodeReply::decode));

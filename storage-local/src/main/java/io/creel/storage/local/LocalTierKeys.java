@@ -15,6 +15,10 @@ public final class LocalTierKeys implements ConfKeySource {
             "Directory holding DRAM region files; a tmpfs, so same-host clients can map them.");
     public static final ConfKey<Long> DRAM_SIZE = ConfKey.of("creel.storage.dram.size", "1g",
             ConfValues::parseSize, "Bytes a DRAM storage server exports.");
+    public static final ConfKey<Boolean> DRAM_PREALLOCATE = ConfKey.of("creel.storage.dram.preallocate", "true",
+            ConfValues::parseBoolean,
+            "Allocate a new DRAM region's memory when the server starts: a tmpfs too small fails the start, and "
+                    + "first writes to a block do not pay for allocating its pages.");
     public static final ConfKey<String> DISK_PATH = ConfKey.of("creel.storage.disk.path", "/tmp/creel-disk",
             ConfValues::nonEmpty, "Directory holding the disk tier's data file.");
     public static final ConfKey<Long> DISK_SIZE = ConfKey.of("creel.storage.disk.size", "4g",
@@ -32,6 +36,6 @@ public final class LocalTierKeys implements ConfKeySource {
 
     @Override
     public List<ConfKey<?>> keys() {
-        return List.of(DRAM_PATH, DRAM_SIZE, DISK_PATH, DISK_SIZE, DISK_DIRECT, LOCAL_ACCESS);
+        return List.of(DRAM_PATH, DRAM_SIZE, DRAM_PREALLOCATE, DISK_PATH, DISK_SIZE, DISK_DIRECT, LOCAL_ACCESS);
     }
 }

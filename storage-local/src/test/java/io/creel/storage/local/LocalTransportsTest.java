@@ -71,6 +71,71 @@ class LocalTransportsTest {
     }
 
     @Test
+    void largeTransfersGoThroughTheFileUntilABlockIsUsedAgainAndAllPathsAgree() {
+        try (TestServer s = TestServer.start("dram", dir);
+             BlockTransport mapped = s.transport("mapped");
+             BlockTransport tcp = s.transport("tcp")) {
+            byte[] whole = pattern(TestServer.BLOCK, 3);
+            // First use of block 5: a direct buffer of a whole block is written with pwrite.
+            write(mapped, s.at(5, 2), 0, whole);
+            assertArrayEquals(whole, read(tcp, s.at(5, 2), 0, whole.length), "the server sees the pwrite");
+            // Second use: the block is mapped in and copied through the mapping; the bytes are the same.
+            assertArrayEquals(whole, read(mapped, s.at(5, 2), 0, whole.length));
+            byte[] part = pattern(200_000, 4);
+            write(tcp, s.at(5, 2), 300_000, part);
+            assertArrayEquals(part, read(mapped, s.at(5, 2), 300_000, part.length),
+                    "a mapped-in block shows what the server wrote after it was mapped in");
+            // A heap buffer always goes through the mapping; a large read of an unseen block through the file.
+            write(tcp, s.at(6, 3), 0, whole);
+            ByteBuffer heap = ByteBuffer.allocate(TestServer.BLOCK);
+            TestServer.await(mapped.read(s.at(6, 3), 0, heap));
+            assertArrayEquals(whole, heap.array());
+            write(tcp, s.at(7, 3), 0, whole);
+            assertArrayEquals(whole, read(mapped, s.at(7, 3), 0, whole.length), "pread of an unseen block");
+        }
+    }
+
+    @Test
+    void aStaleLargeReadThroughTheFileFailsLikeASmallOne() {
+        try (TestServer s = TestServer.start("dram", dir);
+             BlockTransport mapped = s.transport("mapped");
+             BlockTransport tcp = s.transport("tcp")) {
+            write(tcp, s.at(8, 20), 0, pattern(TestServer.BLOCK, 1));
+            ByteBuffer dst = ByteBuffer.allocateDirect(TestServer.BLOCK);
+            assertEquals(ErrorCode.STALE_BLOCK, failureCode(() -> TestServer.await(mapped.read(s.at(8, 19), 0, dst))),
+                    "an older allocation's location");
+            assertEquals(ErrorCode.STALE_BLOCK, failureCode(() -> write(mapped, s.at(8, 19), 0,
+                    pattern(TestServer.BLOCK, 2))), "an older allocation may not write either");
+            assertArrayEquals(pattern(TestServer.BLOCK, 1), read(tcp, s.at(8, 20), 0, TestServer.BLOCK));
+        }
+    }
+
+    @Test
+    void anInterruptedCallerGetsItsBytesAndDoesNotBreakTheTransportForOthers() {
+        try (TestServer s = TestServer.start("dram", dir);
+             BlockTransport mapped = s.transport("mapped");
+             BlockTransport tcp = s.transport("tcp")) {
+            byte[] a = pattern(TestServer.BLOCK, 5);
+            byte[] b = pattern(TestServer.BLOCK, 6);
+            write(tcp, s.at(9, 1), 0, a);
+            write(tcp, s.at(10, 1), 0, b);
+            ByteBuffer dst = ByteBuffer.allocateDirect(TestServer.BLOCK);
+            Thread.currentThread().interrupt(); // the file channel closes itself on an interrupted reader
+            try {
+                mapped.read(s.at(9, 1), 0, dst).join();
+            } finally {
+                assertTrue(Thread.interrupted(), "the caller's interrupt is left for it to handle");
+            }
+            byte[] got = new byte[TestServer.BLOCK];
+            dst.flip().get(got);
+            assertArrayEquals(a, got, "the interrupted read fell back to the mapping");
+            assertArrayEquals(b, read(mapped, s.at(10, 1), 0, TestServer.BLOCK), "a later pread reopens the file");
+            write(mapped, s.at(11, 1), 0, a);
+            assertArrayEquals(a, read(tcp, s.at(11, 1), 0, TestServer.BLOCK), "and so does a later pwrite");
+        }
+    }
+
+    @Test
     void mappedDeclinesWhenTheTokenDiffersTheFileIsMissingOrLocalAccessIsOff() {
         try (TestServer s = TestServer.start("dram", dir)) {
             MappedTransportProvider p = new MappedTransportProvider();

@@ -14,7 +14,7 @@ import io.creel.common.protocol.BlockLocation;
 import io.creel.common.protocol.BlockReadRequest;
 import io.creel.common.protocol.Empty;
 import io.creel.common.protocol.Opcode;
-import io.creel.common.rpc.RpcClient;
+import io.creel.common.rpc.RpcConnection;
 import io.creel.storage.spi.BlockTransport;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -85,7 +85,7 @@ class TcpReadWriteTest {
             assertEquals(ErrorCode.INVALID_ARGUMENT, failureCode(() -> read(tcp, s.at(16, 1), 0, 1)));
 
             // The server checks too, whatever a client sends.
-            RpcClient raw = TestServer.await(s.connections.get(new HostPort("127.0.0.1", s.info().port())));
+            RpcConnection raw = TestServer.await(s.connections.get(new HostPort("127.0.0.1", s.info().port())));
             assertEquals(ErrorCode.INVALID_ARGUMENT, failureCode(() -> TestServer.await(raw.call(Opcode.BLOCK_READ,
                     new BlockReadRequest(0, 1, BLOCK - 10, 11), body -> null))), "offset+length beyond the block");
             assertEquals(ErrorCode.INVALID_ARGUMENT, failureCode(() -> TestServer.await(raw.call(Opcode.BLOCK_READ,

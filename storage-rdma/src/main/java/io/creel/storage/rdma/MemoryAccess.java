@@ -7,7 +7,12 @@ public enum MemoryAccess {
     /** Peers may read it with RDMA READ. */
     REMOTE_READ,
     /** Peers may read it and write into it (a storage server's regions). */
-    REMOTE_READ_WRITE;
+    REMOTE_READ_WRITE,
+    /**
+     * Peers may read it, write into it and compare-and-swap its 8-byte words (a storage server's
+     * tag table, whose words clients claim).
+     */
+    REMOTE_ATOMIC;
 
     /** Whether a peer's RDMA READ of this memory is allowed. */
     public boolean remoteRead() {
@@ -16,6 +21,11 @@ public enum MemoryAccess {
 
     /** Whether a peer's RDMA WRITE into this memory is allowed. */
     public boolean remoteWrite() {
-        return this == REMOTE_READ_WRITE;
+        return this == REMOTE_READ_WRITE || this == REMOTE_ATOMIC;
+    }
+
+    /** Whether a peer's atomic operations on this memory are allowed. */
+    public boolean remoteAtomic() {
+        return this == REMOTE_ATOMIC;
     }
 }

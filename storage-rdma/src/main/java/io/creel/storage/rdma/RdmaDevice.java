@@ -38,6 +38,12 @@ public interface RdmaDevice extends AutoCloseable {
      */
     CompletableFuture<RdmaConnection> connect(InetSocketAddress peer);
 
+    /**
+     * How atomic the device's compare-and-swap is ({@link AtomicSupport#NONE}: it has none, and
+     * memory cannot be registered {@link MemoryAccess#REMOTE_ATOMIC}).
+     */
+    AtomicSupport atomics();
+
     /** Whether the device is open. */
     boolean isOpen();
 

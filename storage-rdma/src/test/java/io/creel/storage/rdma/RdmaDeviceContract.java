@@ -141,6 +141,75 @@ public abstract class RdmaDeviceContract {
     }
 
     @Test
+    void compareAndSwapReplacesTheWordOnlyWhenItHoldsTheExpectedValueAndReturnsThePreviousOne() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(server.atomics().available() && client.atomics().available(),
+                "the devices have no atomic operations");
+        RegisteredMemory words = server.register(ByteBuffer.allocateDirect(4096), MemoryAccess.REMOTE_ATOMIC);
+        closeLater.add(words);
+        words.buffer().order(java.nio.ByteOrder.nativeOrder()).putLong(64, 41);
+        RdmaConnection c = connect();
+
+        await(c.compareAndSwap(buffer, 0, words.remote(), 64, 40, 99, false));
+        assertEquals(41, word(buffer, 0), "a mismatch returns the current value");
+        assertEquals(41, word(words, 64), "and leaves the word alone");
+
+        await(c.compareAndSwap(buffer, 8, words.remote(), 64, 41, 42, true));
+        assertEquals(41, word(buffer, 8), "a match returns the previous value");
+        assertEquals(42, word(words, 64), "and swaps");
+
+        // A swap followed on the same connection by a read of that word sees the swap.
+        await(c.compareAndSwap(buffer, 16, words.remote(), 64, 42, 0x0123_4567_89ab_cdefL, false));
+        await(c.readFenced(buffer, 24, words.remote(), 64, 8));
+        assertEquals(0x0123_4567_89ab_cdefL, word(buffer, 24));
+    }
+
+    @Test
+    void aCompareAndSwapOnMemoryNotRegisteredForAtomicsIsRefusedByThePeer() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(client.atomics().available(), "the device has no atomics");
+        RdmaConnection c = connect();
+        RdmaException e = failure(c.compareAndSwap(buffer, 0, exported.remote(), 0, 0, 1, false));
+        assertEquals(RdmaException.Kind.REMOTE_ACCESS, e.kind(), e.getMessage());
+        assertFalse(c.isOpen());
+    }
+
+    @Test
+    void aWriteFollowedByAReadOnTheSameConnectionIsPlacedWhenTheReadCompletes() throws Exception {
+        RdmaConnection c = connect();
+        for (int round = 0; round < 20; round++) {
+            byte[] data = random(64 << 10, 100 + round);
+            put(buffer, 0, data);
+            CompletableFuture<Void> written = c.write(buffer, 0, exported.remote(), 8192, data.length);
+            CompletableFuture<Void> readBack = c.read(buffer, 1 << 20, exported.remote(), 8192 + data.length - 8, 8);
+            await(readBack);
+            assertArrayEquals(java.util.Arrays.copyOfRange(data, data.length - 8, data.length), get(buffer, 1 << 20, 8),
+                    "the read after the write saw its last bytes (round " + round + ")");
+            assertArrayEquals(data, get(exported, 8192, data.length), "placed in the server's memory");
+            await(written);
+        }
+    }
+
+    @Test
+    void aFencedReadSeesTheMemoryAfterTheEarlierReadsOfItsConnection() throws Exception {
+        RdmaConnection c = connect();
+        byte[] data = random(32 << 10, 7);
+        put(exported, 0, data);
+        List<CompletableFuture<Void>> all = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            all.add(c.read(buffer, i * 64, exported.remote(), 0, 8));
+            all.add(c.readFenced(buffer, 8192 + i * data.length / 16, exported.remote(), (long) i * data.length / 16,
+                    data.length / 16));
+        }
+        for (CompletableFuture<Void> f : all) {
+            await(f);
+        }
+        assertArrayEquals(data, get(buffer, 8192, data.length));
+    }
+
+    protected static long word(RegisteredMemory m, int offset) {
+        return m.buffer().duplicate().order(java.nio.ByteOrder.nativeOrder()).getLong(offset);
+    }
+
+    @Test
     void readsSeeWhatTheServerWroteLocally() throws Exception {
         RdmaConnection c = connect();
         byte[] data = random(8192, 2);

@@ -6,13 +6,15 @@ import java.nio.ByteBuffer;
 
 /**
  * Blocks in a direct buffer. A test can make its next I/O fail, or run something between the copy
- * and the server's second tag check (as if the block were reused meanwhile).
+ * and the server's second tag check (as if the block were reused meanwhile); and can have it offer
+ * its memory, as a DRAM medium does, so reads are sent from it without a copy.
  */
 final class MemoryMedium implements BlockMedium {
     private final ByteBuffer bytes;
     private final int blockSize;
     private volatile IOException nextFailure;
     private volatile Runnable duringNextRead;
+    private volatile boolean inMemory;
 
     MemoryMedium(ByteBuffer bytes, int blockSize) {
         this.bytes = bytes;
@@ -27,6 +29,14 @@ final class MemoryMedium implements BlockMedium {
     /** {@code r} runs while the next read copies. */
     void duringNextRead(Runnable r) {
         duringNextRead = r;
+    }
+
+    /**
+     * Whether the medium offers its memory ({@link #memory}), so the server sends reads straight from
+     * it; then the {@link #duringNextRead} action runs once the server has its view, before it sends.
+     */
+    void serveFromMemory(boolean on) {
+        inMemory = on;
     }
 
     /** The bytes at {@code offset} of {@code block}, as the server holds them. */
@@ -55,6 +65,20 @@ final class MemoryMedium implements BlockMedium {
         if (r != null) {
             r.run();
         }
+    }
+
+    @Override
+    public ByteBuffer memory(long block, int offset, int length) {
+        if (!inMemory) {
+            return null;
+        }
+        ByteBuffer view = bytes.slice(Math.toIntExact(block * blockSize + offset), length);
+        Runnable r = duringNextRead;
+        duringNextRead = null;
+        if (r != null) {
+            r.run();
+        }
+        return view;
     }
 
     @Override

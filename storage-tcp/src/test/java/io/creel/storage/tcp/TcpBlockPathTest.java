@@ -16,7 +16,7 @@ import io.creel.common.protocol.Empty;
 import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.StorageServerInfo;
 import io.creel.common.rpc.EventLoops;
-import io.creel.common.rpc.RpcClient;
+import io.creel.common.rpc.RpcConnection;
 import io.creel.common.rpc.RpcConnections;
 import io.creel.common.rpc.RpcServer;
 import io.creel.storage.server.StorageServer;
@@ -135,7 +135,7 @@ class TcpBlockPathTest {
         return b;
     }
 
-    private RpcClient rawClient() {
+    private RpcConnection rawClient() {
         return await(connections.get(new HostPort("127.0.0.1", server.port())));
     }
 
@@ -225,6 +225,33 @@ class TcpBlockPathTest {
     }
 
     @Test
+    void readsSentStraightFromAMemoryMediumCarryTheBlocksBytes() {
+        volume().medium.serveFromMemory(true);
+        byte[] whole = pattern(BLOCK, 4);
+        write(at(5, 3), 0, whole);
+        assertArrayEquals(whole, read(at(5, 3), 0, BLOCK));
+        assertArrayEquals(Arrays.copyOfRange(whole, 1000, 1500), read(at(5, 3), 1000, 500));
+        ByteBuffer heap = ByteBuffer.allocate(BLOCK);
+        await(tcp.read(at(5, 3), 0, heap));
+        assertArrayEquals(whole, heap.array(), "into a heap buffer too");
+        assertEquals(ErrorCode.STALE_BLOCK, failure(tcp.read(at(5, 2), 0, ByteBuffer.allocate(1))).code(),
+                "the tag is checked before sending, as ever");
+    }
+
+    @Test
+    void aBlockReusedWhileBeingSentFromMemoryIsStaleNotItsNewOwnersBytes() {
+        volume().medium.serveFromMemory(true);
+        write(at(1, 10), 0, pattern(BLOCK, 3));
+        // The block is handed to a newer allocation after the first check, while its bytes go out.
+        volume().medium.duringNextRead(() -> volume().tags.claim(1, 11));
+        ByteBuffer dst = ByteBuffer.allocateDirect(BLOCK);
+        CreelException e = failure(tcp.read(at(1, 10), 0, dst));
+        assertEquals(ErrorCode.STALE_BLOCK, e.code(), e.getMessage());
+        assertEquals(0, dst.position(), "a failed read does not move the caller's buffer");
+        assertArrayEquals(pattern(BLOCK, 3), read(at(1, 11), 0, BLOCK), "the newer allocation reads fine");
+    }
+
+    @Test
     void rangesOutsideTheBlockOrTheServerAreInvalidArgumentsOnBothSides() {
         write(at(0, 1), 0, new byte[] {7});
         // The transport checks before sending ...
@@ -236,7 +263,7 @@ class TcpBlockPathTest {
         assertTrue(beyond.getMessage().contains("block 8 does not exist"), beyond.getMessage());
 
         // ... and the server checks whatever a client sends.
-        RpcClient raw = rawClient();
+        RpcConnection raw = rawClient();
         assertEquals(ErrorCode.INVALID_ARGUMENT, failure(raw.call(Opcode.BLOCK_READ,
                 new BlockReadRequest(0, 1, BLOCK - 10, 11), body -> null)).code(), "offset+length beyond the block");
         assertEquals(ErrorCode.INVALID_ARGUMENT, failure(raw.call(Opcode.BLOCK_READ,
@@ -284,9 +311,10 @@ class TcpBlockPathTest {
                 ByteBuffer dst = ByteBuffer.allocate(100);
                 CreelException e = failure(t.read(new BlockLocation(1, 0, info, 2, 1), 0, dst));
                 assertEquals(ErrorCode.PROTOCOL, e.code());
-                assertEquals("127.0.0.1:" + liar.port() + " answered a read of 100 bytes of block 2 with "
-                        + (100 + delta) + " bytes", e.getMessage());
-                assertEquals(0, dst.position(), "nothing of the wrong reply lands in the caller's buffer");
+                assertEquals("BLOCK_READ reply from 127.0.0.1:" + liar.port() + " carried " + (100 + delta)
+                        + " payload bytes where 100 were asked for", e.getMessage());
+                assertEquals(0, dst.position(), "a read that failed does not move the caller's buffer");
+                assertArrayEquals(new byte[100], dst.array(), "nothing of the wrong reply lands in it");
             } finally {
                 liar.close();
             }

@@ -87,14 +87,19 @@ public final class BlockTags {
         }
     }
 
-    /**
-     * The error for a location whose tag is not the block's. Tags only grow, so the block's tag says
-     * which way the location is off: a newer one means the block was freed and handed to a newer
-     * allocation; an older one means this allocation has not written the block yet (a block's tag
-     * reaches the server with the allocation's first write), so there is nothing of it to read.
-     */
+    /** The error for a location whose tag is not the block's, with the block's tag read now. */
     private CreelException stale(long block, long tag, String where) {
-        long now = get(block);
+        return staleBlock(block, tag, get(block), where);
+    }
+
+    /**
+     * The error for a location whose tag {@code tag} is not the block's {@code now} (for transports
+     * that read the tag remotely; same wording as the server's). Tags only grow, so the block's tag
+     * says which way the location is off: a newer one means the block was freed and handed to a
+     * newer allocation; an older one means this allocation has not written the block yet (a block's
+     * tag reaches the server with the allocation's first write), so there is nothing of it to read.
+     */
+    public static CreelException staleBlock(long block, long tag, long now, String where) {
         String why = Long.compareUnsigned(now, tag) > 0
                 ? " was freed and reused (tag " + Long.toUnsignedString(tag) + ", now " + Long.toUnsignedString(now) + ")"
                 : " has not been written under this allocation yet (tag " + Long.toUnsignedString(tag)

@@ -1,6 +1,7 @@
 package io.creel.storage.format;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -13,10 +14,12 @@ import java.nio.file.StandardOpenOption;
 public final class MappedTagTable implements AutoCloseable {
     private final MappedRegion mapping;
     private final BlockTags tags;
+    private final ByteBuffer table;
 
-    private MappedTagTable(MappedRegion mapping, BlockTags tags) {
+    private MappedTagTable(MappedRegion mapping, BlockTags tags, ByteBuffer table) {
         this.mapping = mapping;
         this.tags = tags;
+        this.table = table;
     }
 
     /**
@@ -36,13 +39,22 @@ public final class MappedTagTable implements AutoCloseable {
             // The whole table as one "block": MappedRegion gives a slice and prompt unmapping.
             MappedRegion region = new MappedRegion(ch, writable ? FileChannel.MapMode.READ_WRITE
                     : FileChannel.MapMode.READ_ONLY, TagFile.TAG_OFFSET, tableBytes, 1);
-            return new MappedTagTable(region, new BlockTags(region.slice(0, 0, tableBytes), blockCount));
+            ByteBuffer table = region.slice(0, 0, tableBytes);
+            return new MappedTagTable(region, new BlockTags(table, blockCount), table);
         }
     }
 
     /** The tags; valid until {@link #close}. */
     public BlockTags tags() {
         return tags;
+    }
+
+    /**
+     * The mapped table itself (one native-order word per block from position 0), for handing to a
+     * device; valid until {@link #close}.
+     */
+    public ByteBuffer buffer() {
+        return table.duplicate().clear();
     }
 
     /** Writes the mapped tags back to the file (msync). */

@@ -184,6 +184,8 @@ public final class StorageServerRuntime implements AutoCloseable {
         private volatile boolean decommissioned;
         private volatile CompletableFuture<?> inFlight = CompletableFuture.completedFuture(null);
         private volatile boolean warned;
+        /** Heartbeats are held back because the volume cannot serve. */
+        private volatile boolean silent;
 
         Registration(StorageServerRuntime rt, HostPort namenode) {
             this.rt = rt;
@@ -195,6 +197,21 @@ public final class StorageServerRuntime implements AutoCloseable {
                 return; // the last attempt is still waiting for its timeout
             }
             StorageServerInfo info = rt.service.describe();
+            String down = rt.service.unavailable();
+            if (down != null) {
+                // Silence is how a namenode learns that a server cannot serve: it stops allocating
+                // here, fails reads of these blocks fast, and reports the server dead.
+                if (!silent) {
+                    LOG.warn("{}: sending no heartbeats to namenode {} while the volume cannot serve: {}",
+                            info.address(), namenode, down);
+                    silent = true;
+                }
+                return;
+            }
+            if (silent) {
+                LOG.info("{}: the volume serves again; heartbeats to namenode {} resume", info.address(), namenode);
+                silent = false;
+            }
             if (serverId == 0) {
                 inFlight = rt.connections.get(namenode)
                         .thenCompose(c -> c.call(Opcode.REGISTER, new RegisterRequest(info), RegisterReply::decode))

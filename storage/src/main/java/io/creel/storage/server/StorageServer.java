@@ -176,6 +176,11 @@ public final class StorageServer implements AutoCloseable {
         return volume.summary();
     }
 
+    /** Why the volume cannot serve right now ({@link Volume#unavailable()}), or {@code null}. */
+    public String unavailable() {
+        return volume.unavailable();
+    }
+
     /** The port bound. */
     public int port() {
         return rpc.port();

@@ -30,6 +30,16 @@ public interface BlockMedium extends AutoCloseable {
      */
     void write(long block, int offset, ByteBuffer src) throws java.io.IOException;
 
+    /**
+     * The bytes of {@code length} at {@code offset} of {@code block} as they sit in memory, for a medium
+     * that is memory (DRAM): a view sharing it (position 0, limit {@code length}), which a transport may
+     * send from or receive into directly, checking tags itself. {@code null} (the default) for a medium
+     * that must be read and written through {@link #read} and {@link #write}. Callers check ranges first.
+     */
+    default ByteBuffer memory(long block, int offset, int length) {
+        return null;
+    }
+
     /** One line for logs: the kind of medium and its I/O mode. */
     String describe();
 

@@ -1,5 +1,6 @@
 package io.creel.storage.spi;
 
+import io.creel.common.conf.CreelConf;
 import io.creel.common.protocol.StorageServerInfo;
 
 /**
@@ -13,6 +14,15 @@ public interface BlockTransportProvider {
 
     /** Relative cost of moving a byte this way; lower is preferred (same-host mapping before TCP). */
     int cost();
+
+    /**
+     * Why this provider cannot be used in this process at all (its hardware or library is missing,
+     * it is switched off), or {@code null} (the default) when it can. Lets a caller that insists on
+     * one transport (a benchmark) fail at once with the reason.
+     */
+    default String unavailableReason(CreelConf conf) {
+        return null;
+    }
 
     /**
      * A transport to {@code server}, or {@code null} if this provider cannot reach it (another host,

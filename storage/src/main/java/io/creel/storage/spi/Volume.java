@@ -2,6 +2,7 @@ package io.creel.storage.spi;
 
 import io.creel.storage.format.BlockTags;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One opened medium of a tier: its blocks, the tag of each block, and what a same-host client needs
@@ -24,8 +25,27 @@ public interface Volume extends AutoCloseable {
      */
     Map<String, String> attributes();
 
+    /**
+     * The blocks and tags as memory this process maps, for exporters that give a device direct
+     * access to it (RDMA); empty (the default) for a volume whose medium is not memory, such as a
+     * disk file, which such exporters then decline.
+     */
+    default Optional<VolumeMemory> memory() {
+        return Optional.empty();
+    }
+
     /** A line for the log at start: medium, size, path, I/O mode (e.g. "O_DIRECT" or "page cache"). */
     String summary();
+
+    /**
+     * Why the volume cannot serve its blocks right now, or {@code null} while it can. Local media
+     * never fail this way; a medium reached over a network (an NVMe-oF target) does when it loses its
+     * target. Meanwhile the storage-server runtime sends no heartbeats, so namenodes take the server
+     * out of allocation and report it dead, and it registers or beats again once this clears.
+     */
+    default String unavailable() {
+        return null;
+    }
 
     /**
      * Releases the medium: a persistent one is forced to its files and kept, any other has its files

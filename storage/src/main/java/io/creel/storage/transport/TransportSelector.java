@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * The rule for how bytes reach a storage server, written once: every {@link BlockTransportProvider}
  * on the class path, cheapest first; per server, the first that can reach it (separately for reads
  * and writes, since a read-only transport leaves writes to a costlier one); after a transport fails
- * for a reason of its own, the next costlier one for that server from then on. Clients and the
+ * for a reason of its own, the next costlier one for that server from then on
+ * ({@code creel.client.transports} may narrow the providers to some by name). Clients and the
  * namenode (its directory records) both use it, through {@link BlockTransfers}.
  *
  * <p>Each provider is asked at most once per server; what it opened is shared by reads and writes
@@ -60,12 +61,33 @@ public final class TransportSelector implements AutoCloseable {
         this(loadProviders(), context);
     }
 
-    /** A selector over {@code providers} (any order; sorted by cost here). */
+    /**
+     * A selector over {@code providers} (any order; sorted by cost here), or those of them that
+     * {@code creel.client.transports} names when it names any.
+     *
+     * @throws CreelException CONFIGURATION when that key names a transport that is not among them
+     */
     public TransportSelector(List<BlockTransportProvider> providers, TransportContext context) {
-        List<BlockTransportProvider> sorted = new ArrayList<>(providers);
+        List<BlockTransportProvider> sorted = new ArrayList<>(allowed(providers, context));
         sorted.sort(Comparator.comparingInt(BlockTransportProvider::cost));
         this.providers = List.copyOf(sorted);
         this.context = context;
+    }
+
+    private static List<BlockTransportProvider> allowed(List<BlockTransportProvider> providers,
+                                                        TransportContext context) {
+        List<String> names = context.conf().get(TransportKeys.TRANSPORTS);
+        if (names.isEmpty()) {
+            return providers;
+        }
+        List<String> present = providers.stream().map(BlockTransportProvider::name).toList();
+        for (String n : names) {
+            if (!present.contains(n)) {
+                throw new CreelException(ErrorCode.CONFIGURATION, TransportKeys.TRANSPORTS.name() + " names transport '"
+                        + n + "', which is not on the class path (there are: " + String.join(", ", present) + ")");
+            }
+        }
+        return providers.stream().filter(p -> names.contains(p.name())).toList();
     }
 
     /** Every provider on the class path, cheapest first. */

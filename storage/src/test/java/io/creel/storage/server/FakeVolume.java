@@ -50,6 +50,11 @@ final class FakeVolume implements Volume {
         return "fake volume of " + BLOCK_COUNT + " blocks in a " + medium.describe();
     }
 
+    @Override
+    public String unavailable() {
+        return plan.unavailable;
+    }
+
     /** Records that it closed and whether the server's port still accepted connections then. */
     @Override
     public void close() {

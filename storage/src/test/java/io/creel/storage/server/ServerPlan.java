@@ -36,6 +36,8 @@ final class ServerPlan {
     private volatile int boundPort = -1;
     /** The volume the tier opened, once it has. */
     volatile FakeVolume volume;
+    /** What the volume says when asked whether it can serve ({@code null}: it can). */
+    volatile String unavailable;
 
     private ServerPlan(String hostId) {
         this.hostId = hostId;
@@ -46,6 +48,17 @@ final class ServerPlan {
         ServerPlan p = new ServerPlan("fake-host-" + NEXT_HOST.incrementAndGet());
         p.exports.put("alpha", new ExportPlan(Map.of("alpha.port", "7001"), List.of(Opcode.BLOCK_READ), null));
         PLANS.put(p.hostId, p);
+        return p;
+    }
+
+    /**
+     * A plan for a server the runtime opens: the runtime names this machine's host id, so the plan is
+     * filed under it (replacing an earlier one; tests that use it run one at a time).
+     */
+    static ServerPlan forHost(String hostId) {
+        ServerPlan p = new ServerPlan(hostId);
+        p.exports.put("alpha", new ExportPlan(Map.of("alpha.port", "7001"), List.of(Opcode.BLOCK_READ), null));
+        PLANS.put(hostId, p);
         return p;
     }
 

@@ -50,6 +50,34 @@ class TransportSelectorTest {
     }
 
     @Test
+    void creelClientTransportsKeepsOnlyTheNamedProviders() {
+        TransportContext onlyRdma = new TransportContext(CreelConf.defaults().with(TransportKeys.TRANSPORTS, "rdma"),
+                null);
+        try (TransportSelector s = new TransportSelector(List.of(provider("tcp", 100), provider("rdma", 50)),
+                onlyRdma)) {
+            assertEquals(List.of("rdma"), names(s.providers()));
+            assertEquals("rdma", s.transportName(a, Direction.READ));
+        }
+        TransportContext none = new TransportContext(CreelConf.defaults().with(TransportKeys.TRANSPORTS, "rdma"), null);
+        try (TransportSelector s = new TransportSelector(List.of(provider("tcp", 100), provider("rdma", 50)
+                .declining()), none)) {
+            CreelException e = assertThrows(CreelException.class, () -> s.transportName(a, Direction.READ));
+            assertEquals(ErrorCode.UNAVAILABLE, e.code());
+            assertTrue(e.getMessage().contains("providers tried: [rdma]"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aTransportNamedInCreelClientTransportsThatIsNotThereIsAConfigurationError() {
+        TransportContext c = new TransportContext(CreelConf.defaults().with(TransportKeys.TRANSPORTS, "tcp,rdma"), null);
+        CreelException e = assertThrows(CreelException.class,
+                () -> new TransportSelector(List.of(provider("tcp", 100), provider("mapped", 10)), c));
+        assertEquals(ErrorCode.CONFIGURATION, e.code());
+        assertTrue(e.getMessage().contains("creel.client.transports names transport 'rdma'"), e.getMessage());
+        assertTrue(e.getMessage().contains("there are: tcp, mapped"), e.getMessage());
+    }
+
+    @Test
     void theProvidersOnTheClassPathAreFoundCheapestFirst() {
         assertEquals(List.of("loaded-cheap", "loaded-costly"), names(TransportSelector.loadProviders()),
                 "registered costliest first, sorted by cost");

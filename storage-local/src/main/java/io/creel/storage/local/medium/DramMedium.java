@@ -36,6 +36,12 @@ public final class DramMedium implements BlockMedium {
         region.slice(block, offset, src.remaining()).put(src);
     }
 
+    /** The mapped region itself: the TCP exporter sends from it without copying. */
+    @Override
+    public ByteBuffer memory(long block, int offset, int length) {
+        return region.slice(block, offset, length);
+    }
+
     @Override
     public String describe() {
         return "memory-mapped region";

@@ -138,7 +138,7 @@ public final class DiskTier implements StorageTier {
             LOG.info("disk tier {} uses {}{}", data, medium.describe(), how.isEmpty() ? "" : "; " + how);
             return new LocalVolume(medium, tags, liveness, token,
                     new SameHostFiles(data.toString(), 0, tagFile.toString(), TagFile.TAG_OFFSET), summary, temporary,
-                    lock);
+                    lock, null);
         } catch (IOException | RuntimeException e) {
             medium.close();
             throw e;

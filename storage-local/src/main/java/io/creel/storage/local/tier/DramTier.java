@@ -33,6 +33,9 @@ import org.slf4j.LoggerFactory;
  * closes. With {@code creel.storage.persistent} it is {@code dram.region}, kept at close (forced
  * first) and served again by the next start in that directory, with the same token and port: the
  * server keeps its identity and its data ({@code dram.lock} holds the directory and the port).
+ *
+ * <p>With {@code creel.storage.dram.preallocate} (the default) a new region file's memory is allocated
+ * at start ({@link Preallocation}) and the whole region is mapped into the server at once.
  */
 public final class DramTier implements StorageTier {
     private static final Logger LOG = LoggerFactory.getLogger(DramTier.class);
@@ -60,8 +63,11 @@ public final class DramTier implements StorageTier {
         int port = ctx.listen(conf.get(StorageKeys.PORT));
         Path file = dir.resolve(TierFiles.uniqueName("dram", port) + ".region");
         try {
-            create(file, blockSize, blockCount, TierFiles.token());
-            return open(file, blockSize, blockCount, beatMillis(conf), "", List.of(file), null);
+            long dataOffset = create(file, blockSize, blockCount, TierFiles.token());
+            if (conf.get(LocalTierKeys.DRAM_PREALLOCATE)) {
+                Preallocation.fill(file, dataOffset, blockCount * blockSize);
+            }
+            return open(file, blockSize, blockCount, conf, "", List.of(file), null);
         } catch (IOException | RuntimeException e) {
             TierFiles.deleteQuietly(file);
             throw TierFiles.cannotPrepare(name(), e);
@@ -83,7 +89,10 @@ public final class DramTier implements StorageTier {
                     // Built under a temporary name: a region file that exists is always complete.
                     Path fresh = dir.resolve(PERSISTENT_FILE + ".new");
                     try {
-                        create(fresh, blockSize, blockCount, TierFiles.token());
+                        long dataOffset = create(fresh, blockSize, blockCount, TierFiles.token());
+                        if (ctx.conf().get(LocalTierKeys.DRAM_PREALLOCATE)) {
+                            Preallocation.fill(fresh, dataOffset, blockCount * blockSize);
+                        }
                         Files.move(fresh, file, StandardCopyOption.ATOMIC_MOVE);
                     } finally {
                         Files.deleteIfExists(fresh);
@@ -91,7 +100,7 @@ public final class DramTier implements StorageTier {
                     how = "created (persistent)";
                 }
                 lock.rememberPort(bound);
-                return open(file, blockSize, blockCount, beatMillis(ctx.conf()), how, List.of(), lock);
+                return open(file, blockSize, blockCount, ctx.conf(), how, List.of(), lock);
             } catch (IOException e) {
                 throw TierFiles.cannotPrepare(name(), e);
             }
@@ -118,14 +127,24 @@ public final class DramTier implements StorageTier {
         return dataOffset;
     }
 
-    /** Maps an existing, complete region file and describes the server. */
-    private LocalVolume open(Path file, int blockSize, long blockCount, long beatMillis, String how,
+    /**
+     * Maps an existing, complete region file and describes the server. With preallocation the whole
+     * region is mapped in at once (a reopened region's never-written pages are allocated by it), so the
+     * server's own copies never fault page by page.
+     */
+    private LocalVolume open(Path file, int blockSize, long blockCount, CreelConf conf, String how,
                              List<Path> temporary, TierLock lock) throws IOException {
+        long beatMillis = beatMillis(conf);
         TagFile.Header h = TagFile.readHeader(file);
         MappedRegion region = null;
         try {
             try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
                 region = new MappedRegion(ch, FileChannel.MapMode.READ_WRITE, h.dataOffset(), blockSize, blockCount);
+            }
+            if (conf.get(LocalTierKeys.DRAM_PREALLOCATE)) {
+                for (long b = 0; b < blockCount; b++) {
+                    region.mapIn(b);
+                }
             }
             MappedTagTable tags = MappedTagTable.open(file, blockCount, true);
             LivenessBeat liveness;
@@ -143,7 +162,7 @@ public final class DramTier implements StorageTier {
             }
             return new LocalVolume(new DramMedium(region), tags, liveness, h.token(),
                     new SameHostFiles(file.toString(), h.dataOffset(), file.toString(), TagFile.TAG_OFFSET), summary,
-                    temporary, lock);
+                    temporary, lock, region);
         } catch (IOException | RuntimeException e) {
             if (region != null) {
                 region.close();

@@ -1,15 +1,18 @@
 package io.creel.storage.local.tier;
 
 import io.creel.storage.format.BlockTags;
+import io.creel.storage.format.MappedRegion;
 import io.creel.storage.format.MappedTagTable;
 import io.creel.storage.local.transport.SameHostFiles;
 import io.creel.storage.spi.BlockMedium;
 import io.creel.storage.spi.Volume;
+import io.creel.storage.spi.VolumeMemory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,14 +32,16 @@ final class LocalVolume implements Volume {
     private final List<Path> temporary;
     private final AutoCloseable lock;
     private final LivenessBeat liveness;
+    private final MappedRegion memory;
 
     /**
      * @param liveness  the volume's liveness words, beating; marked stopped first at close
      * @param temporary files deleted at close (none for a persistent volume)
      * @param lock      a persistent volume's directory lock, released last; {@code null} for a temporary one
+     * @param memory    the medium's blocks mapped into this process (dram), or {@code null} (disk)
      */
     LocalVolume(BlockMedium medium, MappedTagTable tags, LivenessBeat liveness, long token, SameHostFiles files,
-                String summary, List<Path> temporary, AutoCloseable lock) {
+                String summary, List<Path> temporary, AutoCloseable lock, MappedRegion memory) {
         this.medium = medium;
         this.tags = tags;
         this.liveness = liveness;
@@ -45,6 +50,7 @@ final class LocalVolume implements Volume {
         this.summary = summary;
         this.temporary = List.copyOf(temporary);
         this.lock = lock;
+        this.memory = memory;
     }
 
     @Override
@@ -65,6 +71,16 @@ final class LocalVolume implements Volume {
     @Override
     public Map<String, String> attributes() {
         return files.toAttributes();
+    }
+
+    /** A DRAM volume's mapped blocks and tag table; nothing for a disk volume. */
+    @Override
+    public Optional<VolumeMemory> memory() {
+        if (memory == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new VolumeMemory(memory.segments(), memory.blocksPerSegment(), memory.blockSize(),
+                tags.buffer()));
     }
 
     @Override

@@ -41,20 +41,29 @@ public final class MappedTransportProvider implements BlockTransportProvider {
         Path data = Path.of(files.dataPath());
         MappedRegion region = null;
         ServerLiveness liveness = null;
+        PositionalFile file = null;
         try {
             liveness = ServerLiveness.open(Path.of(files.tagPath()), false);
             try (FileChannel ch = FileChannel.open(data, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
                 region = new MappedRegion(ch, FileChannel.MapMode.READ_WRITE, files.dataOffset(), server.blockSize(),
                         server.blockCount());
             }
+            file = new PositionalFile(data, StandardOpenOption.READ, StandardOpenOption.WRITE);
             MappedTagTable tags = MappedTagTable.open(Path.of(files.tagPath()), server.blockCount(), true);
-            return new MappedTransport(server, region, tags, liveness);
+            return new MappedTransport(server, region, file, files.dataOffset(), tags, liveness);
         } catch (IOException e) {
             if (region != null) {
                 region.close();
             }
             if (liveness != null) {
                 liveness.close();
+            }
+            if (file != null) {
+                try {
+                    file.close();
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
             }
             // Not fatal: the server is still reachable over TCP.
             LOG.info("cannot map {} of {} ({}); using another transport", data, server.address(), e.toString());

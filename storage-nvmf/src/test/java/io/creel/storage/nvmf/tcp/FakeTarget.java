@@ -51,26 +51,26 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Write (in-capsule or through R2T/H2CData) and Flush, digests, and hooks that make it misbehave: stall,
  * drop the connection, answer with an error status, corrupt a digest, or send raw bytes.
  */
-final class FakeTarget implements AutoCloseable {
-    static final String NQN = "nqn.2024-01.io.creel:fake";
+public final class FakeTarget implements AutoCloseable {
+    public static final String NQN = "nqn.2024-01.io.creel:fake";
 
     /** What the target does with a command it received; {@link #NORMAL} unless a hook says otherwise. */
-    sealed interface Action permits Normal, Stall, Drop, Fail, Raw, CorruptHeaderDigest, CorruptDataDigest {
+    public sealed interface Action permits Normal, Stall, Drop, Fail, Raw, CorruptHeaderDigest, CorruptDataDigest {
     }
 
-    record Normal() implements Action {
+    public record Normal() implements Action {
     }
 
     /** Never answer. */
-    record Stall() implements Action {
+    public record Stall() implements Action {
     }
 
     /** Close the connection instead of answering. */
-    record Drop() implements Action {
+    public record Drop() implements Action {
     }
 
     /** Complete with this status. */
-    record Fail(int sct, int sc) implements Action {
+    public record Fail(int sct, int sc) implements Action {
     }
 
     /** Send these bytes instead of the answer (for malformed PDUs). */
@@ -85,14 +85,14 @@ final class FakeTarget implements AutoCloseable {
     record CorruptDataDigest() implements Action {
     }
 
-    static final Action NORMAL = new Normal();
+    public static final Action NORMAL = new Normal();
 
     /** A received command, as a hook sees it. */
-    record Command(int qid, int opcode, int fctype, int cid, int nsid, long slba, int blocks) {
+    public record Command(int qid, int opcode, int fctype, int cid, int nsid, long slba, int blocks) {
     }
 
     /** Decides what to do with each command. */
-    interface Hook {
+    public interface Hook {
         Action on(Command c);
     }
 
@@ -118,11 +118,11 @@ final class FakeTarget implements AutoCloseable {
     volatile int icRespDigestOverride = -1;
     /** Controller never becomes ready after CC.EN. */
     volatile boolean neverReady;
-    volatile Hook hook = c -> NORMAL;
+    public volatile Hook hook = c -> NORMAL;
 
     // what happened
-    final AtomicInteger reads = new AtomicInteger();
-    final AtomicInteger writes = new AtomicInteger();
+    public final AtomicInteger reads = new AtomicInteger();
+    public final AtomicInteger writes = new AtomicInteger();
     final AtomicInteger inCapsuleWrites = new AtomicInteger();
     final AtomicInteger r2tWrites = new AtomicInteger();
     final AtomicInteger keepAlives = new AtomicInteger();
@@ -135,7 +135,7 @@ final class FakeTarget implements AutoCloseable {
     final List<Integer> sqFlowDisabledQueues = new CopyOnWriteArrayList<>();
     volatile long lastKato = -1;
 
-    FakeTarget(int sectorSize, long sectors) throws InterruptedException {
+    public FakeTarget(int sectorSize, long sectors) throws InterruptedException {
         this.sectorSize = sectorSize;
         this.sectors = sectors;
         this.storage = ByteBuffer.allocate(Math.toIntExact(sectors * sectorSize));
@@ -152,16 +152,16 @@ final class FakeTarget implements AutoCloseable {
                 }).bind("127.0.0.1", 0).sync().channel();
     }
 
-    int port() {
+    public int port() {
         return ((InetSocketAddress) server.localAddress()).getPort();
     }
 
-    NvmeTcpEndpoint endpoint() {
+    public NvmeTcpEndpoint endpoint() {
         return new NvmeTcpEndpoint("127.0.0.1", port(), NQN);
     }
 
     /** Bytes of the namespace, copied. */
-    byte[] contents(long offset, int length) {
+    public byte[] contents(long offset, int length) {
         byte[] out = new byte[length];
         synchronized (storage) {
             storage.get((int) offset, out);
@@ -169,18 +169,18 @@ final class FakeTarget implements AutoCloseable {
         return out;
     }
 
-    void fill(long offset, byte[] bytes) {
+    public void fill(long offset, byte[] bytes) {
         synchronized (storage) {
             storage.put((int) offset, bytes);
         }
     }
 
     /** Closes every connection at once: the target "disappears". */
-    void dropAllConnections() {
+    public void dropAllConnections() {
         connections.forEach(Channel::close);
     }
 
-    int openConnections() {
+    public int openConnections() {
         return connections.size();
     }
 

@@ -6,6 +6,7 @@ import com.ibm.disni.verbs.IbvSge;
 import com.ibm.disni.verbs.RdmaCmEvent;
 import com.ibm.disni.verbs.RdmaCmId;
 import com.ibm.disni.verbs.SVCPostSend;
+import io.creel.storage.rdma.AtomicSupport;
 import io.creel.storage.rdma.RdmaException;
 import io.creel.storage.rdma.RdmaException.Kind;
 import io.creel.storage.rdma.RdmaOperation;
@@ -24,7 +25,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A reliable connection over DiSNI: one queue pair on the device's completion queue, and per slot
  * of the in-flight table one prepared READ and one prepared WRITE work request (DiSNI's stateful
- * verb calls), so posting an operation only patches ids, addresses and keys in place.
+ * verb calls), so posting an operation only patches ids, addresses, keys and flags in place. A
+ * compare-and-swap, which DiSNI cannot lay out, is posted through {@link CreelVerbs}.
  */
 final class DisniConnection extends OneSidedConnection {
     private static final Logger LOG = LoggerFactory.getLogger(DisniConnection.class);
@@ -63,6 +65,11 @@ final class DisniConnection extends OneSidedConnection {
     }
 
     @Override
+    public AtomicSupport atomics() {
+        return device.atomics();
+    }
+
+    @Override
     protected void post(PendingOperation op, long wrId) throws RdmaException {
         DisniRegisteredMemory local = (DisniRegisteredMemory) op.local();
         int slot = (int) (wrId >>> 16) & 0xFFFF;
@@ -73,6 +80,11 @@ final class DisniConnection extends OneSidedConnection {
                 throw new RdmaException(Kind.CLOSED, peer(), "posting " + op.describe(peer())
                         + " failed: the queue pair is destroyed");
             }
+            if (op.operation() == RdmaOperation.COMPARE_AND_SWAP) {
+                CreelVerbs.postCompareAndSwap(qp, wrId, local.address() + op.localOffset(), local.lkey(),
+                        op.remoteAddress(), op.remote().rkey(), op.compare(), op.swap(), op.fenced());
+                return;
+            }
             // The slot is this operation's alone until its completion, so its prepared call is too.
             SVCPostSend call = prepared[index];
             if (call == null) {
@@ -80,6 +92,7 @@ final class DisniConnection extends OneSidedConnection {
             }
             SVCPostSend.SendWRMod wr = call.getWrMod(0);
             wr.setWr_id(wrId);
+            wr.setSend_flags(IbvSendWR.IBV_SEND_SIGNALED | (op.fenced() ? IbvSendWR.IBV_SEND_FENCE : 0));
             wr.getRdmaMod().setRemote_addr(op.remoteAddress());
             wr.getRdmaMod().setRkey(op.remote().rkey());
             SVCPostSend.SgeMod sge = wr.getSgeMod(0);

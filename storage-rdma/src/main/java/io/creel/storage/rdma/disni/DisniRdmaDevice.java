@@ -10,6 +10,7 @@ import com.ibm.disni.verbs.IbvQP;
 import com.ibm.disni.verbs.IbvQPInitAttr;
 import com.ibm.disni.verbs.RdmaCmId;
 import com.ibm.disni.verbs.RdmaEventChannel;
+import io.creel.storage.rdma.AtomicSupport;
 import io.creel.storage.rdma.MemoryAccess;
 import io.creel.storage.rdma.RdmaAvailability;
 import io.creel.storage.rdma.RdmaConnection;
@@ -50,6 +51,7 @@ final class DisniRdmaDevice implements RdmaDevice {
     private static final int ACCESS_LOCAL_WRITE = 1;
     private static final int ACCESS_REMOTE_WRITE = 1 << 1;
     private static final int ACCESS_REMOTE_READ = 1 << 2;
+    private static final int ACCESS_REMOTE_ATOMIC = 1 << 3;
 
     private final InetAddress address;
     private final RdmaSettings settings;
@@ -62,6 +64,7 @@ final class DisniRdmaDevice implements RdmaDevice {
     private IbvCompChannel completionChannel;
     private IbvCQ cq;
     private CompletionPoller poller;
+    private volatile AtomicSupport atomics = AtomicSupport.NONE;
     private ScheduledExecutorService timer;
     private final AtomicBoolean open = new AtomicBoolean(true);
     private final AtomicInteger nextConnectionId = new AtomicInteger(1);
@@ -132,6 +135,16 @@ final class DisniRdmaDevice implements RdmaDevice {
         pd = context.allocPd();
         completionChannel = context.createCompChannel();
         cq = context.createCQ(completionChannel, settings.completionQueueSize(), 0);
+        atomics = CreelVerbs.atomicSupport(context);
+        if (!atomics.available()) {
+            LOG.info("RDMA device {}: no atomic operations{}", name, CreelVerbs.missing() == null ? ""
+                    : " (" + CreelVerbs.missing() + ")");
+        }
+    }
+
+    @Override
+    public AtomicSupport atomics() {
+        return atomics;
     }
 
     RdmaSettings settings() {
@@ -160,6 +173,10 @@ final class DisniRdmaDevice implements RdmaDevice {
             throw new RdmaException(Kind.INVALID_ARGUMENT, null,
                     "only a non-empty direct ByteBuffer can be registered, got " + buffer);
         }
+        if (access.remoteAtomic() && !atomics.available()) {
+            throw new RdmaException(Kind.INVALID_ARGUMENT, null, "device " + name
+                    + " has no atomic operations: memory cannot be registered for remote atomics");
+        }
         long addr;
         try {
             addr = MemoryUtils.getAddress(buffer);
@@ -168,7 +185,7 @@ final class DisniRdmaDevice implements RdmaDevice {
                     + RdmaAvailability.JVM_FLAG, e);
         }
         int flags = ACCESS_LOCAL_WRITE | (access.remoteRead() ? ACCESS_REMOTE_READ : 0)
-                | (access.remoteWrite() ? ACCESS_REMOTE_WRITE : 0);
+                | (access.remoteWrite() ? ACCESS_REMOTE_WRITE : 0) | (access.remoteAtomic() ? ACCESS_REMOTE_ATOMIC : 0);
         IbvMr mr;
         try {
             var call = pd.regMr(addr, buffer.capacity(), flags);

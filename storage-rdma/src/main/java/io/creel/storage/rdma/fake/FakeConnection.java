@@ -1,12 +1,16 @@
 package io.creel.storage.rdma.fake;
 
+import io.creel.storage.rdma.AtomicSupport;
 import io.creel.storage.rdma.RdmaException;
 import io.creel.storage.rdma.RdmaException.Kind;
 import io.creel.storage.rdma.RdmaOperation;
 import io.creel.storage.rdma.RegisteredMemory;
 import io.creel.storage.rdma.inflight.OneSidedConnection;
 import io.creel.storage.rdma.inflight.PendingOperation;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
@@ -15,6 +19,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * access granted, range inside the registration).
  */
 final class FakeConnection extends OneSidedConnection {
+    private static final VarHandle WORDS = MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.nativeOrder());
+
     private final FakeRdmaNetwork network;
     private final FakeRdmaDevice device;
     private final FakeListener.Accepted remoteEnd;
@@ -37,6 +43,11 @@ final class FakeConnection extends OneSidedConnection {
     @Override
     protected boolean acceptsLocal(RegisteredMemory local) {
         return local instanceof FakeRegisteredMemory m && m.device() == device;
+    }
+
+    @Override
+    public AtomicSupport atomics() {
+        return device.atomics();
     }
 
     @Override
@@ -70,10 +81,11 @@ final class FakeConnection extends OneSidedConnection {
                 errorKind = Kind.REMOTE_ACCESS;
                 errorText = "remote access error: no registration with rkey 0x" + Integer.toHexString(op.remote().rkey())
                         + " covers 0x" + Long.toHexString(op.remoteAddress()) + "+" + op.length();
-            } else if (op.operation() == RdmaOperation.READ ? !remote.access().remoteRead()
-                    : !remote.access().remoteWrite()) {
+            } else if (!allowed(op.operation(), remote)) {
                 errorKind = Kind.REMOTE_ACCESS;
                 errorText = "remote access error: the peer registered the memory " + remote.access();
+            } else if (op.operation() == RdmaOperation.COMPARE_AND_SWAP) {
+                compareAndSwap(op, remote);
             } else {
                 copy(op, remote);
             }
@@ -81,6 +93,21 @@ final class FakeConnection extends OneSidedConnection {
             dma.readLock().unlock();
         }
         completed(wrId, errorKind, errorText);
+    }
+
+    private static boolean allowed(RdmaOperation operation, FakeRegisteredMemory remote) {
+        return switch (operation) {
+            case READ -> remote.access().remoteRead();
+            case WRITE -> remote.access().remoteWrite();
+            case COMPARE_AND_SWAP -> remote.access().remoteAtomic();
+        };
+    }
+
+    /** The CPU's compare-and-set on the peer's word: atomic against the peer's own code as well. */
+    private static void compareAndSwap(PendingOperation op, FakeRegisteredMemory remote) {
+        int remoteOffset = (int) (op.remoteAddress() - remote.address());
+        long previous = (long) WORDS.compareAndExchange(remote.buffer(), remoteOffset, op.compare(), op.swap());
+        WORDS.set(op.local().buffer(), op.localOffset(), previous);
     }
 
     private static void copy(PendingOperation op, FakeRegisteredMemory remote) {

@@ -1,5 +1,6 @@
 package io.creel.storage.rdma.fake;
 
+import io.creel.storage.rdma.AtomicSupport;
 import io.creel.storage.rdma.MemoryAccess;
 import io.creel.storage.rdma.RdmaConnection;
 import io.creel.storage.rdma.RdmaDevice;
@@ -58,9 +59,18 @@ public final class FakeRdmaDevice implements RdmaDevice {
     }
 
     @Override
+    public AtomicSupport atomics() {
+        return network.atomics();
+    }
+
+    @Override
     public RegisteredMemory register(ByteBuffer buffer, MemoryAccess access) throws RdmaException {
         requireOpen();
         FakeRegisteredMemory.requireUsable(buffer);
+        if (access.remoteAtomic() && !atomics().available()) {
+            throw new RdmaException(Kind.INVALID_ARGUMENT, null, "device " + name()
+                    + " has no atomic operations: memory cannot be registered for remote atomics");
+        }
         FakeRegisteredMemory m = new FakeRegisteredMemory(this, buffer, access, network.nextAddress(buffer.capacity()),
                 network.nextKey(), network.nextKey());
         byRkey.put(m.rkey(), m);

@@ -1,5 +1,6 @@
 package io.creel.storage.rdma.fake;
 
+import io.creel.storage.rdma.AtomicSupport;
 import io.creel.storage.rdma.RdmaConnection;
 import io.creel.storage.rdma.RdmaDevice;
 import io.creel.storage.rdma.RdmaException;
@@ -26,7 +27,8 @@ import java.util.function.LongSupplier;
 /**
  * An in-memory RDMA network for unit tests of everything above {@link RdmaDevice}: devices by IP
  * address, registered "remote memory", listeners, and one-sided reads and writes that copy bytes
- * between registered buffers on a completion thread, with the checks a real device makes.
+ * between registered buffers on a completion thread, with the checks a real device makes. The wire
+ * is one thread that runs transfers in posting order, so every operation is "fenced".
  *
  * <p>What tests can make happen, deterministically:
  * <ul>
@@ -35,7 +37,8 @@ import java.util.function.LongSupplier;
  *   <li>{@link #crash(InetAddress)}: a machine dies; its peers' connections break, naming it;</li>
  *   <li>{@link #silence(InetAddress)}: a machine stops answering without disconnecting; connects and
  *       operations to it never complete until {@link #sweep()} passes their deadlines;</li>
- *   <li>the clock is injectable, so deadlines pass when the test says so, never by sleeping.</li>
+ *   <li>the clock is injectable, so deadlines pass when the test says so, never by sleeping;</li>
+ *   <li>{@link #atomics(AtomicSupport)}: devices with or without atomic operations.</li>
  * </ul>
  * Nothing is timed: {@link #sweep()} is the only place deadlines are checked.
  */
@@ -54,6 +57,7 @@ public final class FakeRdmaNetwork implements RdmaProvider, AutoCloseable {
     private final AtomicInteger nextKey = new AtomicInteger(0x1000);
     private final AtomicInteger nextPort = new AtomicInteger(40000);
     private final AtomicInteger nextConnectionId = new AtomicInteger(1);
+    private volatile AtomicSupport atomics = AtomicSupport.GLOBAL;
 
     /** A network on the system nanosecond clock. */
     public FakeRdmaNetwork() {
@@ -73,6 +77,18 @@ public final class FakeRdmaNetwork implements RdmaProvider, AutoCloseable {
                     + localAddress.getHostAddress());
         }
         return device;
+    }
+
+    /**
+     * How atomic the devices' compare-and-swap is from now on (default {@link AtomicSupport#GLOBAL}:
+     * the fake swaps with the CPU's own compare-and-set, so it is atomic against local code too).
+     */
+    public void atomics(AtomicSupport support) {
+        this.atomics = support;
+    }
+
+    AtomicSupport atomics() {
+        return atomics;
     }
 
     /** Holds every transfer until {@link #resumeCompletions()}. */

@@ -1,5 +1,6 @@
 package io.creel.storage.rdma.inflight;
 
+import io.creel.storage.rdma.AtomicSupport;
 import io.creel.storage.rdma.RdmaConnection;
 import io.creel.storage.rdma.RdmaException;
 import io.creel.storage.rdma.RdmaException.Kind;
@@ -16,9 +17,13 @@ import java.util.function.LongSupplier;
 
 /**
  * What every connection does the same way, whatever moves the bytes: argument checks, the bounded
- * in-flight table and the queue behind it, deadlines, and breaking the connection on the first
- * failure. Subclasses post work requests ({@link #post}), stop the device from touching local
- * buffers ({@link #abort}) and report completions ({@link #completed}).
+ * in-flight table and the queue behind it, posting in call order, deadlines, and breaking the
+ * connection on the first failure. Subclasses post work requests ({@link #post}), stop the device
+ * from touching local buffers ({@link #abort}) and report completions ({@link #completed}).
+ *
+ * <p>Posting order: operations take their slot in call order (a full table queues them in order),
+ * and one thread at a time posts the slotted ones in that order, outside the lock; so the device
+ * sees them as they were called, which fences and write-then-read placement rely on.
  *
  * <p>Ordering on failure: {@link #abort} returns before any pending future fails, so a caller may
  * reuse a buffer as soon as its future completed.
@@ -30,6 +35,10 @@ public abstract class OneSidedConnection implements RdmaConnection {
     private final LongSupplier clock;
     private final InFlightTable table;
     private final ArrayDeque<PendingOperation> waiting = new ArrayDeque<>();
+    /** Operations that have a slot and a work request id, in call order, not posted yet. */
+    private final ArrayDeque<Slotted> unposted = new ArrayDeque<>();
+    /** Whether a thread is posting {@link #unposted}; the others leave their operations to it. */
+    private boolean posting;
     private RdmaException failure;
     private boolean closed;
     private boolean aborted;
@@ -50,16 +59,32 @@ public abstract class OneSidedConnection implements RdmaConnection {
         return peer;
     }
 
+    private record Slotted(PendingOperation op, long wrId) {
+    }
+
     @Override
     public final CompletableFuture<Void> read(RegisteredMemory local, int localOffset, RemoteRegion remote,
             long remoteOffset, int length) {
-        return submit(RdmaOperation.READ, local, localOffset, remote, remoteOffset, length);
+        return submit(RdmaOperation.READ, local, localOffset, remote, remoteOffset, length, false, 0, 0);
+    }
+
+    @Override
+    public final CompletableFuture<Void> readFenced(RegisteredMemory local, int localOffset, RemoteRegion remote,
+            long remoteOffset, int length) {
+        return submit(RdmaOperation.READ, local, localOffset, remote, remoteOffset, length, true, 0, 0);
     }
 
     @Override
     public final CompletableFuture<Void> write(RegisteredMemory local, int localOffset, RemoteRegion remote,
             long remoteOffset, int length) {
-        return submit(RdmaOperation.WRITE, local, localOffset, remote, remoteOffset, length);
+        return submit(RdmaOperation.WRITE, local, localOffset, remote, remoteOffset, length, false, 0, 0);
+    }
+
+    @Override
+    public final CompletableFuture<Void> compareAndSwap(RegisteredMemory local, int localOffset, RemoteRegion remote,
+            long remoteOffset, long expected, long replacement, boolean fenced) {
+        return submit(RdmaOperation.COMPARE_AND_SWAP, local, localOffset, remote, remoteOffset, Long.BYTES, fenced,
+                expected, replacement);
     }
 
     @Override
@@ -91,27 +116,28 @@ public abstract class OneSidedConnection implements RdmaConnection {
     }
 
     private CompletableFuture<Void> submit(RdmaOperation operation, RegisteredMemory local, int localOffset,
-            RemoteRegion remote, long remoteOffset, int length) {
+            RemoteRegion remote, long remoteOffset, int length, boolean fenced, long compare, long swap) {
         String problem = checkArguments(operation, local, localOffset, remote, remoteOffset, length);
         if (problem != null) {
             return CompletableFuture.failedFuture(new RdmaException(Kind.INVALID_ARGUMENT, peer,
                     "RDMA " + operation + " to " + peer + " not posted: " + problem));
         }
-        PendingOperation op = new PendingOperation(operation, local, localOffset, remote, remoteOffset, length,
-                clock.getAsLong() + settings.operationTimeout().toNanos());
-        long wrId;
+        PendingOperation op = new PendingOperation(operation, local, localOffset, remote, remoteOffset, length, fenced,
+                compare, swap, clock.getAsLong() + settings.operationTimeout().toNanos());
         synchronized (lock) {
             RdmaException refused = refusal(op);
             if (refused != null) {
                 return CompletableFuture.failedFuture(refused);
             }
-            wrId = table.add(op);
+            // A free slot while others wait cannot happen: a completion hands its slot to the first waiting.
+            long wrId = table.add(op);
             if (wrId < 0) {
                 waiting.addLast(op);
                 return op.future();
             }
+            unposted.addLast(new Slotted(op, wrId));
         }
-        postOrBreak(op, wrId);
+        postInOrder();
         return op.future();
     }
 
@@ -133,6 +159,15 @@ public abstract class OneSidedConnection implements RdmaConnection {
         if (!local.isOpen()) {
             return "the local memory was deregistered";
         }
+        if (operation == RdmaOperation.COMPARE_AND_SWAP) {
+            if (!atomics().available()) {
+                return "this device cannot post atomic operations";
+            }
+            if ((remote.address() + remoteOffset) % Long.BYTES != 0 || localOffset % Long.BYTES != 0) {
+                return "a compare-and-swap needs 8-byte aligned addresses (remote offset " + remoteOffset
+                        + ", local offset " + localOffset + ")";
+            }
+        }
         return acceptsLocal(local) ? null
                 : "the local memory was registered with another device than this connection's";
     }
@@ -147,6 +182,35 @@ public abstract class OneSidedConnection implements RdmaConnection {
             return new RdmaException(Kind.CLOSED, peer, op.describe(peer) + " refused: the connection is closed");
         }
         return null;
+    }
+
+    /**
+     * Posts the slotted operations in order. Only one thread posts at a time; a thread that finds
+     * another posting leaves its operation to it, which keeps the call order on the device.
+     */
+    private void postInOrder() {
+        while (true) {
+            Slotted next;
+            synchronized (lock) {
+                if (posting || unposted.isEmpty()) {
+                    return;
+                }
+                posting = true;
+                next = unposted.pollFirst();
+            }
+            try {
+                while (next != null) {
+                    postOrBreak(next.op(), next.wrId());
+                    synchronized (lock) {
+                        next = unposted.pollFirst();
+                    }
+                }
+            } finally {
+                synchronized (lock) {
+                    posting = false;
+                }
+            }
+        }
     }
 
     private void postOrBreak(PendingOperation op, long wrId) {
@@ -167,16 +231,16 @@ public abstract class OneSidedConnection implements RdmaConnection {
      */
     protected final void completed(long wrId, Kind errorKind, String errorText) {
         PendingOperation op;
-        PendingOperation next = null;
-        long nextId = -1;
+        boolean slotted = false;
         synchronized (lock) {
             op = table.remove(wrId);
             if (op == null) {
                 return;
             }
             if (errorKind == null && failure == null && !closed && !waiting.isEmpty()) {
-                next = waiting.pollFirst();
-                nextId = table.add(next);
+                PendingOperation next = waiting.pollFirst();
+                unposted.addLast(new Slotted(next, table.add(next)));
+                slotted = true;
             }
         }
         if (errorKind == null) {
@@ -188,8 +252,8 @@ public abstract class OneSidedConnection implements RdmaConnection {
             fail(error);
             op.future().completeExceptionally(error);
         }
-        if (next != null) {
-            postOrBreak(next, nextId);
+        if (slotted) {
+            postInOrder();
         }
     }
 
@@ -267,7 +331,8 @@ public abstract class OneSidedConnection implements RdmaConnection {
     }
 
     private List<PendingOperation> takeAll() {
-        List<PendingOperation> all = new ArrayList<>(table.removeAll());
+        List<PendingOperation> all = new ArrayList<>(table.removeAll()); // the unposted ones hold slots too
+        unposted.clear();
         all.addAll(waiting);
         waiting.clear();
         return all;
@@ -276,9 +341,15 @@ public abstract class OneSidedConnection implements RdmaConnection {
     /** Whether the registration belongs to this connection's device. */
     protected abstract boolean acceptsLocal(RegisteredMemory local);
 
+    /** How atomic the device's compare-and-swap is; {@link AtomicSupport#NONE} refuses them before posting. */
+    @Override
+    public abstract AtomicSupport atomics();
+
     /**
      * Posts one work request with the given id; its completion must later reach {@link #completed}.
-     * May run concurrently with itself and with {@link #abort}; after abort it must throw.
+     * Calls come one at a time, in call order (see the class comment), and may run concurrently with
+     * {@link #abort}; after abort it must throw. A fenced operation ({@link PendingOperation#fenced})
+     * must not start before the connection's earlier reads and atomics completed.
      */
     protected abstract void post(PendingOperation op, long wrId) throws RdmaException;
 

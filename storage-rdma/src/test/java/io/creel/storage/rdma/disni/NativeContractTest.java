@@ -73,6 +73,22 @@ class NativeContractTest {
     }
 
     @Test
+    void creelsOwnEntryPointsLinkAndRefuseZeroHandles() throws Exception {
+        assertEquals(null, CreelVerbs.missing(), "creel_verbs.c is part of the library");
+        Method cas = CreelVerbs.class.getDeclaredMethod("_postCompareAndSwap", long.class, long.class, long.class,
+                int.class, long.class, int.class, long.class, long.class, boolean.class);
+        cas.setAccessible(true);
+        InvocationTargetException e = assertThrows(InvocationTargetException.class,
+                () -> cas.invoke(null, 0L, 0L, 8L, 0, 8L, 0, 0L, 0L, false));
+        assertInstanceOf(IOException.class, e.getCause());
+        assertTrue(e.getCause().getMessage().contains("ibv_qp handle is 0"), e.getCause().getMessage());
+        Method cap = CreelVerbs.class.getDeclaredMethod("_atomicCapability", long.class);
+        cap.setAccessible(true);
+        InvocationTargetException none = assertThrows(InvocationTargetException.class, () -> cap.invoke(null, 0L));
+        assertInstanceOf(IOException.class, none.getCause());
+    }
+
+    @Test
     void theContractHasFortyEightMethodsAndAllOfThemLink() throws Exception {
         List<Method> natives = nativeMethods(NativeDispatcher.class);
         assertEquals(48, natives.size(), "DiSNI 2.1's NativeDispatcher declares 48 native methods");

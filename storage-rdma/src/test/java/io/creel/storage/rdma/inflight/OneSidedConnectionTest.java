@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.creel.storage.rdma.AtomicSupport;
 import io.creel.storage.rdma.MemoryAccess;
 import io.creel.storage.rdma.RdmaException;
 import io.creel.storage.rdma.RdmaException.Kind;
@@ -35,8 +36,12 @@ class OneSidedConnectionTest {
 
     /** Records posts instead of posting; the test completes them by hand. */
     private final class Scripted extends OneSidedConnection {
-        final List<Long> posted = new ArrayList<>();
+        final List<Long> posted = Collections.synchronizedList(new ArrayList<>());
+        final List<PendingOperation> operations = Collections.synchronizedList(new ArrayList<>());
         RdmaException failNextPost;
+        AtomicSupport atomics = AtomicSupport.DEVICE;
+        /** Runs inside post, before recording: lets a test make another thread call meanwhile. */
+        Runnable duringPost;
 
         Scripted(int depth) {
             super(5, PEER, RdmaSettings.defaults().withQueueDepth(depth).withOperationTimeout(Duration.ofMillis(100)),
@@ -49,14 +54,25 @@ class OneSidedConnectionTest {
         }
 
         @Override
+        public AtomicSupport atomics() {
+            return atomics;
+        }
+
+        @Override
         protected void post(PendingOperation op, long wrId) throws RdmaException {
             if (failNextPost != null) {
                 RdmaException e = failNextPost;
                 failNextPost = null;
                 throw e;
             }
+            Runnable r = duringPost;
+            if (r != null) {
+                duringPost = null;
+                r.run();
+            }
             posted.add(wrId);
-            events.add("post " + op.operation() + " " + op.length());
+            operations.add(op);
+            events.add("post " + op.operation() + " " + op.length() + (op.fenced() ? " fenced" : ""));
         }
 
         @Override
@@ -166,6 +182,56 @@ class OneSidedConnectionTest {
         assertEquals(List.of("post READ 1", "post READ 2", "post READ 3", "post READ 4", "post READ 5"), events);
         f.forEach(x -> assertTrue(x.isDone() && !x.isCompletedExceptionally()));
         assertEquals(0, c.inFlight());
+    }
+
+    @Test
+    void operationsReachTheDeviceInCallOrderEvenWhenAnotherThreadIsPostingMeanwhile() throws Exception {
+        Scripted c = new Scripted(8);
+        // While the first operation is being posted, another thread calls twice: its operations must
+        // not overtake the first, nor each other.
+        c.duringPost = () -> {
+            CompletableFuture<Void> other = CompletableFuture.runAsync(() -> {
+                c.read(local, 0, REMOTE, 0, 2);
+                c.read(local, 0, REMOTE, 0, 3);
+            });
+            try {
+                other.get(10, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+            assertTrue(events.isEmpty(), "nothing is posted while the first post is running: " + events);
+        };
+        c.read(local, 0, REMOTE, 0, 1);
+        assertEquals(List.of("post READ 1", "post READ 2", "post READ 3"), events);
+    }
+
+    @Test
+    void aFencedReadAndACompareAndSwapArePostedWithWhatTheyAskFor() {
+        Scripted c = new Scripted(8);
+        c.read(local, 0, REMOTE, 0, 8);
+        c.readFenced(local, 8, REMOTE, 64, 100);
+        c.compareAndSwap(local, 16, REMOTE, 128, 5, 9, true);
+        assertEquals(List.of("post READ 8", "post READ 100 fenced", "post COMPARE_AND_SWAP 8 fenced"), events);
+        PendingOperation cas = c.operations.get(2);
+        assertEquals(5, cas.compare());
+        assertEquals(9, cas.swap());
+        assertEquals(REMOTE.address() + 128, cas.remoteAddress());
+    }
+
+    @Test
+    void aCompareAndSwapNeedsAlignedWordsAndADeviceWithAtomics() {
+        Scripted c = new Scripted(8);
+        RdmaException unaligned = failure(c.compareAndSwap(local, 0, REMOTE, 4, 1, 2, false));
+        assertEquals(Kind.INVALID_ARGUMENT, unaligned.kind());
+        assertTrue(unaligned.getMessage().contains("8-byte aligned"), unaligned.getMessage());
+        assertEquals(Kind.INVALID_ARGUMENT, failure(c.compareAndSwap(local, 3, REMOTE, 8, 1, 2, false)).kind());
+        assertEquals(Kind.INVALID_ARGUMENT, failure(c.compareAndSwap(local, 0, REMOTE, REMOTE.length(), 1, 2,
+                false)).kind());
+        c.atomics = AtomicSupport.NONE;
+        RdmaException none = failure(c.compareAndSwap(local, 0, REMOTE, 8, 1, 2, false));
+        assertTrue(none.getMessage().contains("cannot post atomic operations"), none.getMessage());
+        assertTrue(events.isEmpty(), "nothing was posted: " + events);
+        assertTrue(c.isOpen());
     }
 
     @Test

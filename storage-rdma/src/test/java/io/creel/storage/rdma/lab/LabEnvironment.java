@@ -12,9 +12,9 @@ import java.net.UnknownHostException;
  * device, given CREEL_LAB_RDMA_ADDR). Outside it they are skipped with a message naming what is
  * missing, except when CREEL_RDMA_REQUIRED=1 (the lab, CI): then a gap fails the test.
  */
-final class LabEnvironment {
+public final class LabEnvironment {
     /** The tag of every test that needs a real RDMA device. */
-    static final String TAG = "rdma-lab";
+    public static final String TAG = "rdma-lab";
 
     private static boolean checked;
     private static String missingReason;
@@ -23,7 +23,7 @@ final class LabEnvironment {
     }
 
     /** What keeps this machine from running the lab tests, or null when nothing does (cached). */
-    static synchronized String missing() {
+    public static synchronized String missing() {
         if (!checked) {
             checked = true;
             String addr = System.getenv("CREEL_LAB_RDMA_ADDR");
@@ -39,12 +39,12 @@ final class LabEnvironment {
     }
 
     /** Whether a gap must fail the tests instead of skipping them (CREEL_RDMA_REQUIRED=1: the lab, CI). */
-    static boolean required() {
+    public static boolean required() {
         return "1".equals(System.getenv("CREEL_RDMA_REQUIRED"));
     }
 
     /** Fails (or skips) unless RDMA is usable here; returns the RDMA address to use. */
-    static InetAddress requireRdma() {
+    public static InetAddress requireRdma() {
         String missing = missing();
         if (missing != null) {
             if (required()) {
@@ -61,7 +61,7 @@ final class LabEnvironment {
     }
 
     /** The value of a lab variable, or fails naming it (the harness always sets it). */
-    static String variable(String name) {
+    public static String variable(String name) {
         String v = System.getenv(name);
         if (v == null || v.isBlank()) {
             fail(name + " is not set (the lab harness sets it)");

@@ -15,5 +15,5 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Retention(RetentionPolicy.RUNTIME)
 @Tag(LabEnvironment.TAG)
 @ExtendWith(RdmaLabCondition.class)
-@interface RdmaLab {
+public @interface RdmaLab {
 }

@@ -5,7 +5,7 @@ import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /** Disables {@link RdmaLab} tests, naming what is missing, outside an RDMA lab. */
-final class RdmaLabCondition implements ExecutionCondition {
+public final class RdmaLabCondition implements ExecutionCondition {
     @Override
     public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
         String missing = LabEnvironment.missing();

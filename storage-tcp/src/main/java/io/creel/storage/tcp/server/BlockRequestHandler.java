@@ -19,7 +19,10 @@ import java.nio.ByteBuffer;
  *
  * <p>Reads check the tag before and after copying, so bytes of a block that was freed and reused
  * meanwhile are never returned; writes claim the tag first, so a writer holding an older allocation
- * is refused. Both fail with {@link ErrorCode#STALE_BLOCK}.
+ * is refused. Both fail with {@link ErrorCode#STALE_BLOCK}. A medium that is memory
+ * ({@link BlockMedium#memory}) is read without a copy: its bytes go from the mapping to the socket, and
+ * the second check runs once they have been copied into the kernel; if it fails, the reply's verdict
+ * withdraws them and the reader fails with STALE_BLOCK as before.
  *
  * <p>Disk I/O runs right here on the event loop as synchronous pread/pwrite. That blocks the loop for
  * the duration of one block-sized transfer, which on an SSD is about as long as handing the request
@@ -56,6 +59,13 @@ public final class BlockRequestHandler implements RequestHandler {
         BlockReadRequest req = BlockReadRequest.decode(call.body());
         checkRange(req.blockNumber(), req.offset(), req.length());
         tags.checkOrThrow(req.blockNumber(), req.tag(), name + " read");
+        ByteBuffer memory = medium.memory(req.blockNumber(), req.offset(), req.length());
+        if (memory != null) {
+            // Sent straight from the medium's memory; the tag is checked again once the last byte has
+            // been copied into the socket, and a block reused meanwhile withdraws the reply's bytes.
+            call.replyPayload(memory, () -> staleAfterSending(req));
+            return;
+        }
         ByteBuf buf = call.channel().alloc().directBuffer(req.length());
         try {
             ByteBuffer dst = buf.nioBuffer(0, req.length());
@@ -71,6 +81,16 @@ public final class BlockRequestHandler implements RequestHandler {
             throw e;
         }
         call.replyPayload(buf);
+    }
+
+    /** {@code null} if the block still carries the read's tag, else the STALE_BLOCK the reader fails with. */
+    private CreelException staleAfterSending(BlockReadRequest req) {
+        try {
+            tags.checkOrThrow(req.blockNumber(), req.tag(), name + " read");
+            return null;
+        } catch (CreelException e) {
+            return e;
+        }
     }
 
     private void write(RpcCall call) {

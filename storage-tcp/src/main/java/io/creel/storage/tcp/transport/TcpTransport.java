@@ -1,7 +1,6 @@
 package io.creel.storage.tcp.transport;
 
 import io.creel.common.error.CreelException;
-import io.creel.common.error.ErrorCode;
 import io.creel.common.net.HostPort;
 import io.creel.common.protocol.BlockLocation;
 import io.creel.common.protocol.BlockReadRequest;
@@ -17,9 +16,8 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Moves block bytes over the server's pooled TCP connection. A read's reply bytes are copied
- * straight from the received frame into the caller's buffer; a write sends the caller's buffer
- * wrapped, without copying it.
+ * Moves block bytes over the server's pooled TCP connection. A read's reply bytes are received
+ * straight into the caller's buffer; a write sends the caller's buffer wrapped, without copying it.
  */
 final class TcpTransport implements BlockTransport {
     private final StorageServerInfo server;
@@ -41,14 +39,12 @@ final class TcpTransport implements BlockTransport {
             return CompletableFuture.failedFuture(e);
         }
         BlockReadRequest req = new BlockReadRequest(block.blockNumber(), block.tag(), offset, length);
-        return connections.get(address).thenCompose(c -> c.call(Opcode.BLOCK_READ, req, body -> {
-            if (body.readableBytes() != length) {
-                throw new CreelException(ErrorCode.PROTOCOL, server.address() + " answered a read of " + length
-                        + " bytes of block " + block.blockNumber() + " with " + body.readableBytes() + " bytes");
-            }
-            body.readBytes(dst); // advances dst's position by length
-            return null;
-        }));
+        // The reply's bytes go straight into dst as they arrive (see RpcClient.callInto).
+        return connections.get(address).thenCompose(c -> c.callInto(Opcode.BLOCK_READ, req, dst))
+                .thenApply(placed -> {
+                    dst.position(dst.limit());
+                    return null;
+                });
     }
 
     @Override

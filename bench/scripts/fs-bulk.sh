@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# The user-level bulk figures of issue 10 (target 2): `bin/creel fs get` and `fs put` of one large
+# file, as a user runs them (a fresh JVM per command), against `cat` from a tmpfs, `cp` into a tmpfs
+# and a raw loopback socket, in the same run.
+#
+#   bench/scripts/fs-bulk.sh [--size 1g] [--runs 3] [--namenode creel://host:port]
+#
+# Without --namenode it starts `bin/creel local` (its own process, a free port, a private DRAM
+# directory under /dev/shm) and stops it at the end. Each command's transfer time is its wall time
+# less that of an `fs stat` of the same file run just before it (JVM start, connection, lookup), as the
+# issue counts it. Every figure is the median of --runs repetitions with min-max; the ratios are
+# per-run (baseline time / Creel transfer time), so 1.0 means as fast as the baseline.
+set -euo pipefail
+
+HOME_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+CREEL="$HOME_DIR/bin/creel"
+SIZE=1g
+RUNS=3
+NAMENODE=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --size) SIZE="$2"; shift 2 ;;
+    --runs) RUNS="$2"; shift 2 ;;
+    --namenode) NAMENODE="$2"; shift 2 ;;
+    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "fs-bulk: unknown argument $1 (see --help)" >&2; exit 2 ;;
+  esac
+done
+bytes=$(python3 -c "import sys; s=sys.argv[1].lower(); m={'k':1<<10,'m':1<<20,'g':1<<30}; print(int(s[:-1])*m[s[-1]] if s[-1] in m else int(s))" "$SIZE")
+if [ "$RUNS" -lt 1 ]; then echo "fs-bulk: --runs must be at least 1" >&2; exit 2; fi
+
+WORK=$(mktemp -d /dev/shm/creel-fs-bulk.XXXXXX)
+CLUSTER_PID=""
+cleanup() {
+  if [ -n "$CLUSTER_PID" ]; then
+    kill "$CLUSTER_PID" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 "$CLUSTER_PID" 2>/dev/null || break; sleep 0.2; done
+  fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+if [ -z "$NAMENODE" ]; then
+  port=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])")
+  dram=$(( (bytes * 2 / 1048576 + 256) ))m
+  "$CREEL" local --port "$port" --dram "$dram" --disk 64m --data-dir "$WORK/disk" \
+      --conf creel.storage.dram.path="$WORK/dram" >"$WORK/local.log" 2>&1 &
+  CLUSTER_PID=$!
+  for _ in $(seq 1 240); do
+    grep -q "serving at" "$WORK/local.log" && break
+    kill -0 "$CLUSTER_PID" 2>/dev/null || { cat "$WORK/local.log" >&2; echo "fs-bulk: the local cluster did not start" >&2; exit 1; }
+    sleep 0.25
+  done
+  grep -q "serving at" "$WORK/local.log" || { echo "fs-bulk: the local cluster did not start within 60 s" >&2; exit 1; }
+  NAMENODE="creel://localhost:$port"
+fi
+C=(--conf "creel.namenode.address=$NAMENODE")
+TCP=(--conf creel.client.local.access=false)
+
+seconds() { # runs "$@" with output discarded and prints its wall time in seconds
+  local t0 t1
+  t0=$(date +%s%N)
+  "$@" >/dev/null
+  t1=$(date +%s%N)
+  echo "scale=4; ($t1 - $t0) / 1000000000" | bc
+}
+
+echo "fs-bulk: $SIZE, $RUNS runs, namenode $NAMENODE; load: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+head -c "$bytes" /dev/urandom >"$WORK/src"
+src_sum=$(md5sum <"$WORK/src" | cut -d' ' -f1)
+"$CREEL" fs put "${C[@]}" "$WORK/src" /fs-bulk-src >/dev/null
+"$CREEL" fs get "${C[@]}" /fs-bulk-src "$WORK/check" >/dev/null # also warms the server's code paths
+[ "$(md5sum <"$WORK/check" | cut -d' ' -f1)" = "$src_sum" ] || { echo "fs-bulk: fs get returned other bytes" >&2; exit 1; }
+"$CREEL" fs get "${C[@]}" "${TCP[@]}" /fs-bulk-src "$WORK/check" >/dev/null
+[ "$(md5sum <"$WORK/check" | cut -d' ' -f1)" = "$src_sum" ] || { echo "fs-bulk: fs get over TCP returned other bytes" >&2; exit 1; }
+rm -f "$WORK/check"
+
+declare -A T
+for r in $(seq 1 "$RUNS"); do
+  T[cat,$r]=$(seconds cat "$WORK/src")
+  T[cp,$r]=$(seconds cp "$WORK/src" "$WORK/copy"); rm -f "$WORK/copy"
+  T[socket,$r]=$(python3 "$HOME_DIR/bench/scripts/loopback_socket.py" "$bytes")
+  T[stat,$r]=$(seconds "$CREEL" fs stat "${C[@]}" /fs-bulk-src)
+  T[get,$r]=$(seconds "$CREEL" fs get "${C[@]}" /fs-bulk-src /dev/null)
+  T[gettcp,$r]=$(seconds "$CREEL" fs get "${C[@]}" "${TCP[@]}" /fs-bulk-src /dev/null)
+  T[put,$r]=$(seconds "$CREEL" fs put "${C[@]}" "$WORK/src" "/fs-bulk-put-$r")
+  "$CREEL" fs rm "${C[@]}" "/fs-bulk-put-$r" >/dev/null
+  echo "fs-bulk: run $r: cat ${T[cat,$r]} cp ${T[cp,$r]} socket ${T[socket,$r]} stat ${T[stat,$r]} get ${T[get,$r]} get-tcp ${T[gettcp,$r]} put ${T[put,$r]} s" >&2
+done
+"$CREEL" fs rm "${C[@]}" /fs-bulk-src >/dev/null
+
+python3 - "$RUNS" "$bytes" <<PY
+import statistics, sys
+runs = int(sys.argv[1]); size = int(sys.argv[2])
+t = {}
+$(for k in "${!T[@]}"; do echo "t['$k'] = ${T[$k]}"; done)
+def series(name): return [t[name + ',' + str(r)] for r in range(1, runs + 1)]
+def fmt(xs, unit="s"):
+    return "%.3f %s (%.3f-%.3f)" % (statistics.median(xs), unit, min(xs), max(xs))
+stat = series('stat')
+xfer = {k: [a - b for a, b in zip(series(k), stat)] for k in ('get', 'gettcp', 'put')}
+print("%-44s %s" % ("cat from tmpfs to /dev/null", fmt(series('cat'))))
+print("%-44s %s" % ("cp into tmpfs", fmt(series('cp'))))
+print("%-44s %s" % ("loopback socket", fmt(series('socket'))))
+print("%-44s %s" % ("fs stat (JVM start, connect, lookup)", fmt(stat)))
+for k, label in (('get', 'fs get same-host, less stat'), ('gettcp', 'fs get over TCP, less stat'), ('put', 'fs put, less stat')):
+    print("%-44s %s   %s" % (label, fmt(xfer[k]), fmt([size / x / 1e6 for x in xfer[k]], "MB/s")))
+print()
+print("%-44s %-28s %s" % ("target", "ratio median (min-max)", "goal"))
+for label, base, k, goal in (("fs get same-host vs cat", 'cat', 'get', 0.5), ("fs get over TCP vs socket", 'socket', 'gettcp', 0.8),
+                             ("fs put vs cp", 'cp', 'put', 0.9)):
+    rs = [b / x if x > 0 else float('inf') for b, x in zip(series(base), xfer[k])]
+    m = statistics.median(rs)
+    print("%-44s %-28s >= %.1f  %s" % (label, "%.2f (%.2f-%.2f)" % (m, min(rs), max(rs)), goal, "met" if m >= goal else "NOT met"))
+PY

@@ -1,0 +1,13 @@
+package io.creel.common.rpc;
+
+import io.creel.common.error.CreelException;
+
+/**
+ * Decides, once the last byte of a payload sent from memory has been handed to the socket (copied
+ * into the kernel), whether those bytes were valid while they were copied: {@code null} if they were,
+ * else the error the receiver fails with. Runs on the connection's event loop; must be quick.
+ */
+@FunctionalInterface
+public interface PayloadCheck {
+    CreelException afterSending();
+}

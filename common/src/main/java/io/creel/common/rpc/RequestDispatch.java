@@ -1,0 +1,58 @@
+package io.creel.common.rpc;
+
+import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
+import io.creel.common.protocol.Frame;
+import io.creel.common.protocol.Opcode;
+import io.creel.common.protocol.ProtocolException;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Hands one request frame to a {@link RequestHandler}, the same way for every {@link RpcTransport}:
+ * checks the header, answers a handler's {@link CreelException} (or any other failure, as INTERNAL)
+ * with an error reply, and leaves a malformed frame to the caller, which closes that connection.
+ * Replies go out through {@code channel}.
+ */
+public final class RequestDispatch {
+    private static final Logger LOG = LoggerFactory.getLogger(RequestDispatch.class);
+
+    private RequestDispatch() {
+    }
+
+    /**
+     * Dispatches {@code frame} (the bytes after the length field; not released here).
+     *
+     * @param name    the server, for log lines ("namenode")
+     * @param channel the connection the frame came on; replies are written to it
+     * @throws ProtocolException when the frame is malformed: the caller closes the connection
+     */
+    public static void dispatch(String name, Channel channel, ByteBuf frame, RequestHandler handler) {
+        if (frame.readableBytes() < Frame.HEADER_AFTER_LENGTH) {
+            throw new ProtocolException("frame of " + frame.readableBytes() + " bytes is shorter than a header");
+        }
+        int code = frame.readUnsignedByte();
+        int flags = frame.readUnsignedByte();
+        long requestId = frame.readLong();
+        Opcode op = Opcode.ofCode(code);
+        if (op == null) {
+            throw new ProtocolException("unknown opcode " + code);
+        }
+        if ((flags & Frame.FLAG_RESPONSE) != 0) {
+            throw new ProtocolException("a response frame was sent to a server");
+        }
+        RpcCall call = new RpcCall(channel, op, requestId, frame);
+        try {
+            handler.handle(call);
+        } catch (ProtocolException e) {
+            throw e;
+        } catch (CreelException e) {
+            call.fail(e);
+        } catch (RuntimeException e) {
+            LOG.error("{}: {} request failed", name, op, e);
+            call.fail(new CreelException(ErrorCode.INTERNAL, name + ": " + op + " failed: " + e));
+        }
+    }
+}

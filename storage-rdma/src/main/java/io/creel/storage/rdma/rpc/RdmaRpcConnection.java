@@ -1,0 +1,409 @@
+package io.creel.storage.rdma.rpc;
+
+import com.ibm.darpc.DaRPCClientEndpoint;
+import com.ibm.darpc.DaRPCClientGroup;
+import com.ibm.darpc.DaRPCFuture;
+import com.ibm.darpc.DaRPCStream;
+import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
+import io.creel.common.net.HostPort;
+import io.creel.common.protocol.Frame;
+import io.creel.common.protocol.Message;
+import io.creel.common.protocol.Opcode;
+import io.creel.common.protocol.ProtocolException;
+import io.creel.common.rpc.Frames;
+import io.creel.common.rpc.ReplyBodies;
+import io.creel.common.rpc.ReplyDecoder;
+import io.creel.common.rpc.RpcConnection;
+import io.creel.storage.rdma.tier.RdmaTierKeys;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An {@code rdma://} connection: Creel's frames as DaRPC messages over RDMA SEND/RECEIVE, one DaRPC
+ * client group and endpoint per connection. Requests are matched to replies by request id, as over
+ * TCP; up to the queue depth are in flight (DaRPC's pipeline), more wait in order here instead of
+ * spinning in DaRPC. DaRPC's client has no completion thread: a poller thread of this connection
+ * polls while requests are in flight (spinning briefly, then backing off) and sleeps when none are.
+ *
+ * <p>Failures: a completion error or the server disconnecting fails every request with UNAVAILABLE
+ * and closes the connection; a request without reply within its timeout fails with TIMEOUT and also
+ * closes it, since the pipeline slot it holds cannot be reclaimed. {@link io.creel.common.rpc.RpcConnections}
+ * connects again on the next call.
+ */
+final class RdmaRpcConnection implements RpcConnection {
+    private static final Logger LOG = LoggerFactory.getLogger(RdmaRpcConnection.class);
+    /** Polls in a row before the poller starts to sleep between polls. */
+    private static final int SPINS = 2_000;
+    /** Longest sleep between polls while requests are in flight. */
+    private static final long MAX_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** Sleep while no request is in flight (a send wakes the poller at once). */
+    private static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+
+    private final HostPort remote;
+    private final DaRPCClientGroup<FrameMessage, FrameMessage> group;
+    private final DaRPCClientEndpoint<FrameMessage, FrameMessage> endpoint;
+    private final DaRPCStream<FrameMessage, FrameMessage> stream;
+    private final Duration requestTimeout;
+    private final AtomicLong nextId = new AtomicLong(1);
+    private final ConcurrentHashMap<Long, Pending<?>> pending = new ConcurrentHashMap<>();
+    private final int capacity;
+    private final Object sendLock = new Object();
+    /** Free message pairs (request, reply); one per pipeline slot, so a pair is free exactly when a slot is. */
+    private final ArrayDeque<FrameMessage[]> freePairs = new ArrayDeque<>();
+    /** The pairs in flight, by their request message (DaRPC hands the request back with its reply). */
+    private final ConcurrentHashMap<FrameMessage, FrameMessage[]> inFlightPairs = new ConcurrentHashMap<>();
+    /** Requests waiting for a slot, in order (send lock). */
+    private final ArrayDeque<Queued> queued = new ArrayDeque<>();
+    private final Thread poller;
+    private volatile String closeReason;
+
+    private record Queued(long id, ByteBuf frame) {
+    }
+
+    private RdmaRpcConnection(HostPort remote, DaRPCClientGroup<FrameMessage, FrameMessage> group,
+                              DaRPCClientEndpoint<FrameMessage, FrameMessage> endpoint, int depth, int capacity,
+                              Duration requestTimeout) throws IOException {
+        this.remote = remote;
+        this.group = group;
+        this.endpoint = endpoint;
+        this.stream = endpoint.createStream();
+        this.requestTimeout = requestTimeout;
+        this.capacity = capacity;
+        for (int i = 0; i < depth; i++) {
+            freePairs.add(new FrameMessage[] {new FrameMessage(capacity), new FrameMessage(capacity)});
+        }
+        this.poller = DaRpcWaits.daemon("poller").newThread(this::poll);
+        poller.start();
+    }
+
+    /**
+     * Connects to {@code remote} (an {@code rdma://} address), within {@code connectTimeout}.
+     *
+     * @param depth    requests in flight at most
+     * @param capacity largest frame
+     */
+    static CompletableFuture<RpcConnection> connect(HostPort remote, int depth, int capacity, Duration connectTimeout,
+                                                    Duration requestTimeout) {
+        DaRPCClientGroup<FrameMessage, FrameMessage> group;
+        DaRPCClientEndpoint<FrameMessage, FrameMessage> endpoint;
+        InetSocketAddress address;
+        try {
+            address = new InetSocketAddress(remote.host(), remote.port());
+            if (address.isUnresolved()) {
+                return CompletableFuture.failedFuture(new CreelException(ErrorCode.UNAVAILABLE, "cannot connect to "
+                        + remote + ": unknown host " + remote.host()));
+            }
+            group = DaRPCClientGroup.createClientGroup(new FrameProtocol(capacity), RdmaRpcTransport.DARPC_WAIT_MS, 0,
+                    depth, depth);
+            endpoint = group.createEndpoint();
+        } catch (Exception e) {
+            return CompletableFuture.failedFuture(new CreelException(ErrorCode.UNAVAILABLE, "cannot connect to "
+                    + remote + ": " + e, e));
+        }
+        int millis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()));
+        return DaRpcWaits.bounded("connect to " + remote, connectTimeout, endpoint, () -> {
+            endpoint.connect(address, millis);
+            if (!endpoint.isConnected()) {
+                throw new IOException("the connection was not established");
+            }
+            return new RdmaRpcConnection(remote, group, endpoint, depth, capacity, requestTimeout);
+        }, late -> late.closeLater("its connect had timed out")).handle((c, t) -> {
+            if (t == null) {
+                return (RpcConnection) c;
+            }
+            Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+            DaRpcWaits.closeInBackground("closing the failed connect to " + remote, group::close);
+            boolean timedOut = cause instanceof TimeoutException;
+            throw new CreelException(timedOut ? ErrorCode.TIMEOUT : ErrorCode.UNAVAILABLE, "cannot connect to " + remote
+                    + ": " + (timedOut ? "no answer within " + connectTimeout.toMillis() + " ms (nothing listening, "
+                    + "or the server refused)" : cause.getMessage()), cause);
+        });
+    }
+
+    @Override
+    public HostPort remote() {
+        return remote;
+    }
+
+    @Override
+    public boolean isOpen() {
+        return closeReason == null;
+    }
+
+    @Override
+    public int inFlight() {
+        return pending.size();
+    }
+
+    @Override
+    public <T> CompletableFuture<T> call(Opcode op, Message request, ReplyDecoder<T> decoder) {
+        return call(op, request, decoder, requestTimeout);
+    }
+
+    @Override
+    public <T> CompletableFuture<T> call(Opcode op, Message request, ReplyDecoder<T> decoder, Duration timeout) {
+        long id = nextId.getAndIncrement();
+        ByteBuf frame;
+        try {
+            frame = Frames.request(ByteBufAllocator.DEFAULT, op, id, request);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(new CreelException(ErrorCode.INVALID_ARGUMENT,
+                    "cannot encode " + op + " request: " + e.getMessage(), e));
+        }
+        return send(op, id, frame, decoder, timeout);
+    }
+
+    @Override
+    public <T> CompletableFuture<T> callWithPayload(Opcode op, Message header, ByteBuf payload,
+                                                    ReplyDecoder<T> decoder) {
+        long id = nextId.getAndIncrement();
+        ByteBuf frame;
+        try {
+            frame = Frames.begin(ByteBufAllocator.DEFAULT, 32 + payload.readableBytes(), op, 0, id);
+            header.encode(frame);
+            frame.writeBytes(payload, payload.readerIndex(), payload.readableBytes());
+            Frames.finish(frame);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(new CreelException(ErrorCode.INVALID_ARGUMENT,
+                    "cannot encode " + op + " request: " + e.getMessage(), e));
+        } finally {
+            payload.release();
+        }
+        return send(op, id, frame, decoder, requestTimeout);
+    }
+
+    private <T> CompletableFuture<T> send(Opcode op, long id, ByteBuf frame, ReplyDecoder<T> decoder,
+                                          Duration timeout) {
+        Pending<T> p = new Pending<>(op, decoder);
+        String reason = closeReason;
+        if (reason != null) {
+            frame.release();
+            p.future.completeExceptionally(lost(reason));
+            return p.future;
+        }
+        if (frame.readableBytes() > capacity) {
+            int n = frame.readableBytes();
+            frame.release();
+            p.future.completeExceptionally(new CreelException(ErrorCode.LIMIT_EXCEEDED, op + " request of " + n
+                    + " bytes exceeds the rdma:// message size of " + capacity + " bytes (raise "
+                    + RdmaTierKeys.RPC_MESSAGE_SIZE.name() + " on clients and servers alike)"));
+            return p.future;
+        }
+        pending.put(id, p);
+        long millis = Math.max(1, timeout.toMillis());
+        p.timer = DaRpcWaits.TIMER.schedule(() -> timedOut(id, op, millis), millis, TimeUnit.MILLISECONDS);
+        synchronized (sendLock) {
+            FrameMessage[] pair = freePairs.poll();
+            if (pair == null) {
+                queued.add(new Queued(id, frame));
+                return p.future;
+            }
+            post(pair, frame);
+        }
+        LockSupport.unpark(poller);
+        return p.future;
+    }
+
+    /** Sends one frame in a free pipeline slot (send lock held); releases the frame. */
+    private void post(FrameMessage[] pair, ByteBuf frame) {
+        try {
+            pair[0].set(frame);
+            inFlightPairs.put(pair[0], pair);
+            stream.request(pair[0], pair[1], true);
+        } catch (IOException | RuntimeException e) {
+            inFlightPairs.remove(pair[0]);
+            freePairs.push(pair);
+            closeLater("sending a request failed: " + e);
+        } finally {
+            frame.release();
+        }
+    }
+
+    private void timedOut(long id, Opcode op, long millis) {
+        Pending<?> p = pending.remove(id);
+        if (p != null) {
+            p.future.completeExceptionally(new CreelException(ErrorCode.TIMEOUT, op + " to " + remote
+                    + " got no reply within " + millis + " ms"));
+            // Its DaRPC slot stays taken until a reply that may never come: start afresh.
+            closeLater("a request got no reply within " + millis + " ms");
+        }
+    }
+
+    private void poll() {
+        int idle = 0;
+        while (closeReason == null) {
+            DaRPCFuture<FrameMessage, FrameMessage> done;
+            try {
+                done = stream.poll();
+            } catch (IOException | RuntimeException e) {
+                broke("RDMA completion error: " + e.getMessage());
+                return;
+            }
+            if (done != null) {
+                idle = 0;
+                replied(done);
+                continue;
+            }
+            if (endpoint.isClosed()) {
+                broke("the server disconnected");
+                return;
+            }
+            if (pending.isEmpty()) {
+                LockSupport.parkNanos(this, IDLE_NANOS);
+                idle = 0;
+            } else if (++idle < SPINS) {
+                Thread.onSpinWait();
+            } else {
+                LockSupport.parkNanos(this, Math.min(MAX_BACKOFF_NANOS, 1000L << Math.min(20, (idle - SPINS) / 8)));
+            }
+        }
+    }
+
+    private void replied(DaRPCFuture<FrameMessage, FrameMessage> done) {
+        FrameMessage[] pair = inFlightPairs.remove(done.getSendMessage());
+        ByteBuf frame = done.getReceiveMessage().frameAfterLength();
+        try {
+            if (frame == null) {
+                throw new ProtocolException("a reply frame that does not fit its message");
+            }
+            if (frame.readableBytes() < Frame.HEADER_AFTER_LENGTH + 2) {
+                throw new ProtocolException("reply frame of " + frame.readableBytes() + " bytes is too short");
+            }
+            frame.readUnsignedByte(); // opcode, echoed; the request id is what matters
+            int flags = frame.readUnsignedByte();
+            long id = frame.readLong();
+            if ((flags & Frame.FLAG_RESPONSE) == 0) {
+                throw new ProtocolException("the server sent a request frame");
+            }
+            Pending<?> p = pending.remove(id);
+            if (p == null) {
+                LOG.debug("reply from {} for request {} that is no longer waiting", remote, id);
+            } else {
+                p.cancelTimer();
+                p.complete(frame, remote);
+            }
+        } catch (ProtocolException e) {
+            broke("malformed reply: " + e.getMessage());
+            return;
+        } finally {
+            if (frame != null) {
+                frame.release();
+            }
+        }
+        if (pair != null) {
+            sendNext(pair);
+        }
+    }
+
+    /** A slot came free: the oldest waiting request takes it. */
+    private void sendNext(FrameMessage[] pair) {
+        synchronized (sendLock) {
+            while (true) {
+                Queued next = queued.poll();
+                if (next == null) {
+                    freePairs.push(pair);
+                    return;
+                }
+                if (pending.containsKey(next.id())) {
+                    post(pair, next.frame());
+                    return;
+                }
+                next.frame().release(); // timed out while it waited
+            }
+        }
+    }
+
+    private CreelException lost(String reason) {
+        return new CreelException(ErrorCode.UNAVAILABLE, "connection to " + remote + " is closed: " + reason);
+    }
+
+    private void broke(String reason) {
+        LOG.info("rdma:// connection to {} lost: {}", remote, reason);
+        closeLater(reason);
+    }
+
+    /** Closes, waiting a bounded time for DaRPC to let go. */
+    @Override
+    public void close() {
+        if (failEverything("closed by this client")) {
+            DaRpcWaits.closeWithin("closing the rdma:// connection to " + remote, Duration.ofSeconds(5),
+                    this::releaseDaRpc);
+        }
+    }
+
+    /** Closes without waiting (from the poller or a timer, which must not block). */
+    private void closeLater(String reason) {
+        if (failEverything(reason)) {
+            DaRpcWaits.closeInBackground("closing the rdma:// connection to " + remote, this::releaseDaRpc);
+        }
+    }
+
+    /** Marks the connection closed and fails every request; false if it was closed already. */
+    private boolean failEverything(String reason) {
+        synchronized (sendLock) {
+            if (closeReason != null) {
+                return false;
+            }
+            closeReason = reason;
+            queued.forEach(q -> q.frame().release());
+            queued.clear();
+        }
+        List<Pending<?>> failed = new ArrayList<>(pending.values());
+        pending.clear();
+        for (Pending<?> p : failed) {
+            p.cancelTimer();
+            p.future.completeExceptionally(lost(reason));
+        }
+        LockSupport.unpark(poller);
+        return true;
+    }
+
+    /** DaRPC's close waits for the disconnect; run it where waiting harms nobody. */
+    private void releaseDaRpc() throws IOException, InterruptedException {
+        try {
+            endpoint.close();
+        } finally {
+            group.close();
+        }
+    }
+
+    private static final class Pending<T> {
+        final Opcode op;
+        final ReplyDecoder<T> decoder;
+        final CompletableFuture<T> future = new CompletableFuture<>();
+        volatile ScheduledFuture<?> timer;
+
+        Pending(Opcode op, ReplyDecoder<T> decoder) {
+            this.op = op;
+            this.decoder = decoder;
+        }
+
+        void cancelTimer() {
+            ScheduledFuture<?> t = timer;
+            if (t != null) {
+                t.cancel(false);
+            }
+        }
+
+        void complete(ByteBuf body, HostPort remote) {
+            ReplyBodies.complete(body, decoder, future, op, remote);
+        }
+    }
+}

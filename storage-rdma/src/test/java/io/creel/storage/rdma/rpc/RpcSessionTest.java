@@ -1,0 +1,195 @@
+package io.creel.storage.rdma.rpc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
+import io.creel.common.protocol.Frame;
+import io.creel.common.protocol.LookupRequest;
+import io.creel.common.protocol.Opcode;
+import io.creel.common.protocol.Wire;
+import io.creel.common.rpc.Frames;
+import io.creel.common.rpc.RequestHandler;
+import io.creel.common.rpc.RpcCall;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The server's side of an rdma:// client without DaRPC: frames in through the same dispatch as TCP,
+ * replies out in the exchange of their request, from any thread; hostile input drops that client
+ * only, and ends its connection state.
+ */
+class RpcSessionTest {
+    private static final int CAPACITY = 512;
+
+    /** An exchange as DaRPC would hand it: a received request, a reply slot, a send. */
+    private static final class Exchange implements RpcSession.Exchange {
+        final FrameMessage request = new FrameMessage(CAPACITY);
+        final FrameMessage reply = new FrameMessage(CAPACITY);
+        final CompletableFuture<ByteBuf> sent = new CompletableFuture<>();
+
+        Exchange(ByteBuf frame) {
+            ByteBuffer wire = ByteBuffer.allocate(CAPACITY + 100);
+            wire.put(frame.nioBuffer()).flip();
+            request.update(wire);
+            frame.release();
+        }
+
+        @Override
+        public FrameMessage request() {
+            return request;
+        }
+
+        @Override
+        public FrameMessage reply() {
+            return reply;
+        }
+
+        @Override
+        public void send() {
+            ByteBuffer wire = ByteBuffer.allocate(CAPACITY);
+            reply.write(wire);
+            wire.flip();
+            sent.complete(Unpooled.wrappedBuffer(wire));
+        }
+
+        /** The reply's status and body, after checking it answers request {@code id}. */
+        ByteBuf replyTo(long id) throws Exception {
+            ByteBuf f = sent.get(10, TimeUnit.SECONDS);
+            f.readInt();
+            f.readUnsignedByte();
+            assertEquals(Frame.FLAG_RESPONSE, f.readUnsignedByte());
+            assertEquals(id, f.readLong(), "the reply names its request");
+            return f;
+        }
+    }
+
+    private final List<String> drops = new ArrayList<>();
+    private final List<Channel> closedConnections = new ArrayList<>();
+    private final List<RpcCall> calls = new ArrayList<>();
+    private final List<String> paths = new ArrayList<>();
+
+    private RpcSession session(RequestHandler handler) {
+        return new RpcSession("namenode", "/10.0.2.15:4711", new RequestHandler() {
+            @Override
+            public void handle(RpcCall call) {
+                calls.add(call);
+                if (call.opcode() == Opcode.LOOKUP) {
+                    paths.add(LookupRequest.decode(call.body().duplicate()).path()); // the body lives during handle only
+                }
+                handler.handle(call);
+            }
+
+            @Override
+            public void connectionClosed(Channel channel) {
+                closedConnections.add(channel);
+            }
+        }, CAPACITY, drops::add);
+    }
+
+    private static ByteBuf lookup(long id, String path) {
+        return Frames.request(ByteBufAllocator.DEFAULT, Opcode.LOOKUP, id, new LookupRequest(path, false));
+    }
+
+    @Test
+    void aRequestIsServedAndItsReplyGoesBackInItsExchangeEvenFromAnotherThread() throws Exception {
+        CompletableFuture<RpcCall> held = new CompletableFuture<>();
+        RpcSession s = session(held::complete);
+        Exchange first = new Exchange(lookup(7, "/a"));
+        Exchange second = new Exchange(lookup(8, "/b"));
+        s.received(first);
+        s.received(second);
+        assertEquals(2, s.waiting());
+        assertEquals(List.of("/a", "/b"), paths, "each request reached the handler");
+        assertSame(s.channel(), calls.get(1).channel(), "the session's channel names the client");
+
+        // The second is answered first, from another thread: each reply finds its own exchange.
+        CompletableFuture.runAsync(() -> calls.get(1).fail(new CreelException(ErrorCode.NOT_FOUND, "/b: no such node")))
+                .get(10, TimeUnit.SECONDS);
+        ByteBuf b = second.replyTo(8);
+        assertEquals(ErrorCode.NOT_FOUND.code(), b.readUnsignedShort());
+        assertEquals("/b: no such node", Wire.readString(b, "message"));
+        assertTrue(!first.sent.isDone());
+        calls.get(0).reply(new LookupRequest("/answer", true));
+        ByteBuf a = first.replyTo(7);
+        assertEquals(Frame.STATUS_OK, a.readUnsignedShort());
+        assertEquals("/answer", LookupRequest.decode(a).path());
+        assertEquals(0, s.waiting());
+        assertTrue(drops.isEmpty());
+    }
+
+    @Test
+    void aHandlersErrorIsAnErrorReplyAndTheClientStays() throws Exception {
+        RpcSession s = session(call -> {
+            throw new CreelException(ErrorCode.INVALID_NAME, "bad name");
+        });
+        Exchange e = new Exchange(lookup(1, "/x"));
+        s.received(e);
+        assertEquals(ErrorCode.INVALID_NAME.code(), e.replyTo(1).readUnsignedShort());
+        assertTrue(drops.isEmpty());
+    }
+
+    @Test
+    void aReplyTooLargeForAMessageBecomesALimitExceededErrorNamingTheKey() throws Exception {
+        RpcSession s = session(call -> call.reply(new LookupRequest("/" + "x".repeat(2 * CAPACITY), false)));
+        Exchange e = new Exchange(lookup(3, "/x"));
+        s.received(e);
+        ByteBuf r = e.replyTo(3);
+        assertEquals(ErrorCode.LIMIT_EXCEEDED.code(), r.readUnsignedShort());
+        String msg = Wire.readString(r, "message");
+        assertTrue(msg.contains("exceeds the rdma:// message size of 512 bytes (raise creel.rdma.rpc.message.size"),
+                msg);
+    }
+
+    @Test
+    void aMalformedFrameDropsTheClientEndingItsConnectionState() {
+        RpcSession s = session(call -> call.reply(new LookupRequest("/", false)));
+        ByteBuf tooShort = Unpooled.buffer().writeInt(3).writeByte(1).writeByte(0).writeByte(0);
+        s.received(new Exchange(tooShort));
+        assertEquals(1, drops.size());
+        assertTrue(drops.get(0).contains("malformed frame"), drops.get(0));
+        assertEquals(List.of(s.channel()), closedConnections, "the namenode hears the connection is gone");
+        assertTrue(calls.isEmpty(), "nothing was dispatched");
+    }
+
+    @Test
+    void anUnknownOpcodeOrAReusedRequestIdDropsTheClient() {
+        RpcSession s = session(call -> {
+            // never answers
+        });
+        s.received(new Exchange(lookup(5, "/a")));
+        s.received(new Exchange(lookup(5, "/b")));
+        assertEquals(List.of("request id 5 reused while the first is unanswered"), drops);
+
+        List<String> others = new ArrayList<>();
+        RpcSession t = new RpcSession("namenode", "peer", call -> { }, CAPACITY, others::add);
+        ByteBuf unknown = Unpooled.buffer().writeInt(10).writeByte(250).writeByte(0).writeLong(1);
+        t.received(new Exchange(unknown));
+        assertEquals(List.of("unknown opcode 250"), others);
+    }
+
+    @Test
+    void repliesAfterTheClientWentAreDroppedQuietly() {
+        RpcSession s = session(call -> { });
+        Exchange e = new Exchange(lookup(9, "/a"));
+        s.received(e);
+        s.drop(null);
+        assertEquals(1, drops.size());
+        assertNull(drops.get(0), "a plain close logs no reason");
+        calls.get(0).reply(new LookupRequest("/late", false));
+        assertTrue(!e.sent.isDone(), "nothing is sent for a gone client");
+        s.drop("again");
+        assertEquals(1, drops.size(), "dropped once");
+    }
+}

@@ -1,0 +1,39 @@
+package io.creel.ycsb;
+
+import io.creel.common.conf.ConfKey;
+import io.creel.common.conf.ConfKeySource;
+import io.creel.common.conf.ConfValues;
+import io.creel.common.namespace.PathName;
+import java.util.List;
+
+/**
+ * The YCSB binding's own keys, set like every other {@code creel.*} key: in
+ * {@code creel-site.conf} or with YCSB's {@code -p key=value}. Registered as a
+ * {@link ConfKeySource}; {@code conf/creel-site.conf} documents each key.
+ */
+public final class YcsbKeys implements ConfKeySource {
+    public static final ConfKey<String> ROOT = ConfKey.of("creel.ycsb.root", "/", YcsbKeys::parseDirectory,
+            "Directory of the YCSB tables: YCSB table T is the Creel Table <root>/T (the directory is made if missing).");
+    public static final ConfKey<Boolean> TABLE_ENUMERABLE = ConfKey.of("creel.ycsb.table.enumerable", "false",
+            ConfValues::parseBoolean,
+            "Whether a Table the binding creates lists its keys (false: no directory records, faster inserts).");
+    public static final ConfKey<String> STORAGE_CLASS = ConfKey.of("creel.ycsb.storage.class", "", String::trim,
+            "Storage class of the Tables the binding creates (dram, disk); empty inherits (the cluster's order).");
+
+    /** For {@link java.util.ServiceLoader}; the keys are the static fields. */
+    public YcsbKeys() {
+    }
+
+    @Override
+    public List<ConfKey<?>> keys() {
+        return List.of(ROOT, TABLE_ENUMERABLE, STORAGE_CLASS);
+    }
+
+    private static String parseDirectory(String text) {
+        try {
+            return PathName.parse(text).toString();
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("not a Creel path: " + e.getMessage());
+        }
+    }
+}

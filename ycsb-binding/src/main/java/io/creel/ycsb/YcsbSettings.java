@@ -1,0 +1,55 @@
+package io.creel.ycsb;
+
+import io.creel.client.CreateOptions;
+import io.creel.common.conf.ConfKeys;
+import io.creel.common.conf.CreelConf;
+import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
+import io.creel.common.namespace.PathName;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * How YCSB's properties become the binding's settings. Precedence, lowest first: the defaults,
+ * {@code creel-site.conf} ({@code $CREEL_CONF_DIR}, else the directory in the system property
+ * {@value #CONF_DIR_PROPERTY} that {@code bin/creel} sets), then every YCSB property whose name
+ * starts with {@code creel.} (from a workload file or {@code -p}). Every {@code creel.*} property
+ * must be a known key: a typo stops the binding at init with the key named, as it would stop a
+ * daemon.
+ *
+ * @param conf         the client configuration (namenode address, timeouts, and the binding's keys)
+ * @param root         the directory holding the YCSB tables
+ * @param tableOptions how the binding creates a missing Table
+ */
+public record YcsbSettings(CreelConf conf, PathName root, CreateOptions tableOptions) {
+    /** System property naming the directory of {@code creel-site.conf} (set by {@code bin/creel}). */
+    public static final String CONF_DIR_PROPERTY = "creel.conf.dir";
+    /** Prefix of the YCSB properties handed to Creel. */
+    public static final String PREFIX = "creel.";
+
+    /** Reads the settings; a bad or unknown key is a CONFIGURATION error naming it. */
+    public static YcsbSettings from(Properties props) {
+        Map<String, String> overrides = new LinkedHashMap<>();
+        for (String name : props.stringPropertyNames()) {
+            if (name.startsWith(PREFIX)) {
+                overrides.put(name, props.getProperty(name).trim());
+            }
+        }
+        String dir = System.getProperty(CONF_DIR_PROPERTY);
+        Path site = CreelConf.locateSiteFile(dir == null || dir.isBlank() ? null : Path.of(dir));
+        CreelConf conf = CreelConf.load(site, overrides);
+        String storageClass = conf.get(YcsbKeys.STORAGE_CLASS);
+        List<String> classes = conf.get(ConfKeys.STORAGE_CLASSES);
+        if (!storageClass.isEmpty() && !classes.contains(storageClass)) {
+            throw new CreelException(ErrorCode.CONFIGURATION, YcsbKeys.STORAGE_CLASS.name() + " = '" + storageClass
+                    + "' is not one of the cluster's storage classes " + classes + " (" + ConfKeys.STORAGE_CLASSES.name()
+                    + ")");
+        }
+        CreateOptions options = CreateOptions.defaults().withStorageClass(storageClass)
+                .withEnumerable(conf.get(YcsbKeys.TABLE_ENUMERABLE));
+        return new YcsbSettings(conf, PathName.parse(conf.get(YcsbKeys.ROOT)), options);
+    }
+}
