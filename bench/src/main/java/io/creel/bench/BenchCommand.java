@@ -62,8 +62,8 @@ import picocli.CommandLine.Spec;
         description = {"Measure Creel and this machine's limits; print markdown tables and the target ratios.",
                 "Modes: baseline (loopback TCP, memory copy, Redis GET latency), kv (put/get latency by size), lookup "
                         + "and create (metadata ops/s by concurrency, each against Redis), read and write (sequential "
-                        + "bandwidth by buffer), bag (a Bag read as one stream), user (bin/creel fs get/put and a fresh "
-                        + "client JVM against cat, cp and a socket), ycsb (YCSB workloads, Creel vs Redis). They run in "
+                        + "bandwidth by buffer), bag (a Bag read as one stream), user (the client API in a fresh JVM against "
+                        + "cat, cp and a socket; bin/creel fs get/put: bench/scripts/fs-bulk.sh), ycsb (YCSB workloads, Creel vs Redis). They run in "
                         + "the order given.",
                 "The cluster runs in its own process, started by the bench, unless --local or --existing."})
 public final class BenchCommand implements Callable<Integer> {

@@ -133,7 +133,7 @@ class BenchCommandTest {
             assertTrue(run.out().contains("| " + series + " "), series + " missing in:\n" + run.out());
         }
         assertTrue(run.out().contains("2 API (fresh JVM) get 4M same-host vs cat from tmpfs"), run.out());
-        assertTrue(run.out().contains("bin/creel not found"), run.out());
+        assertTrue(run.out().contains("bench/scripts/fs-bulk.sh"), run.out());
         assertFalse(Files.exists(Path.of("/dev/shm", "creel-bench-" + runId(run) + "-user")));
         assertEquals(List.of(), rootOfCluster());
     }

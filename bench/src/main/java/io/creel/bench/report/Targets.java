@@ -35,22 +35,22 @@ public final class Targets {
         }
     }
 
-    /** Target 2 as users run it: bin/creel fs get/put and a fresh client JVM against cat, cp and a socket. */
+    /**
+     * Target 2 in a fresh client JVM: the API's get and put against cat, cp and a socket (the
+     * {@code bin/creel fs} commands' ratios are bench/scripts/fs-bulk.sh's).
+     */
     private static void userLevel(BenchReport r) {
         Optional<Measurement> cat = r.find("cat from tmpfs", m -> true);
         Optional<Measurement> socket = r.find("socket transfer", m -> true);
         Optional<Measurement> cp = r.find("cp into tmpfs", m -> true);
         String size = cat.or(() -> cp).map(m -> " " + Units.size(m.param("size"))).orElse("");
-        for (String how : new String[] {"fs", "api"}) {
-            String who = how.equals("fs") ? "2 fs " : "2 API (fresh JVM) ";
-            String suffix = how.equals("fs") ? "" : " (fresh JVM)";
-            compare(r, who + "get" + size + " same-host vs cat from tmpfs", "MB/s", Goal.atLeast(0.5),
-                    r.find(how + " get same-host" + suffix, m -> true), cat, Targets::mb);
-            compare(r, who + "get" + size + " tcp vs socket", "MB/s", Goal.atLeast(0.8),
-                    r.find(how + " get tcp" + suffix, m -> true), socket, Targets::mb);
-            compare(r, who + "put" + size + " vs cp into tmpfs", "MB/s", Goal.atLeast(0.9),
-                    r.find(how + " put same-host" + suffix, m -> true), cp, Targets::mb);
-        }
+        String who = "2 API (fresh JVM) ";
+        compare(r, who + "get" + size + " same-host vs cat from tmpfs", "MB/s", Goal.atLeast(0.5),
+                r.find("api get same-host (fresh JVM)", m -> true), cat, Targets::mb);
+        compare(r, who + "get" + size + " tcp vs socket", "MB/s", Goal.atLeast(0.8),
+                r.find("api get tcp (fresh JVM)", m -> true), socket, Targets::mb);
+        compare(r, who + "put" + size + " vs cp into tmpfs", "MB/s", Goal.atLeast(0.9),
+                r.find("api put same-host (fresh JVM)", m -> true), cp, Targets::mb);
     }
 
     /** Target 2 in the warmed-up bench JVM: 128 MiB values and sequential reads. */

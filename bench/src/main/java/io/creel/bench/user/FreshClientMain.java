@@ -6,12 +6,15 @@ import io.creel.client.DirectReader;
 import io.creel.client.DirectWriter;
 import io.creel.common.conf.CreelConf;
 import io.creel.common.namespace.NodeType;
+import io.creel.storage.local.LocalTierKeys;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -53,7 +56,7 @@ public final class FreshClientMain {
     static TransferResult run(String[] args) throws IOException, ExecutionException, TimeoutException,
             InterruptedException {
         Map<String, String> conf = new LinkedHashMap<>();
-        java.util.List<String> positional = new java.util.ArrayList<>();
+        List<String> positional = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--conf")) {
                 if (i + 1 >= args.length || args[i + 1].indexOf('=') <= 0) {
@@ -73,6 +76,22 @@ public final class FreshClientMain {
         }
         throw new IllegalArgumentException("usage: get PATH | put LOCAL PATH, then --conf KEY=VALUE...; got "
                 + String.join(" ", args));
+    }
+
+    /** Client settings of {@code conf} as {@code --conf KEY=VALUE} arguments, with same-host access off for TCP. */
+    public static List<String> confArguments(CreelConf conf, boolean tcp) {
+        List<String> out = new ArrayList<>();
+        conf.explicitSettings().forEach((k, v) -> {
+            if (!(tcp && k.equals(LocalTierKeys.LOCAL_ACCESS.name()))) {
+                out.add("--conf");
+                out.add(k + "=" + v);
+            }
+        });
+        if (tcp) {
+            out.add("--conf");
+            out.add(LocalTierKeys.LOCAL_ACCESS.name() + "=false");
+        }
+        return out;
     }
 
     private record Pending(CompletableFuture<?> done, ByteBuffer buffer, int bytes) {

@@ -4,7 +4,6 @@ import io.creel.bench.BenchContext;
 import io.creel.bench.baseline.MachineLimits;
 import io.creel.bench.process.JavaCommand;
 import io.creel.bench.process.TimedCommand;
-import io.creel.bench.report.Measurement;
 import io.creel.bench.report.Units;
 import io.creel.bench.stats.Summary;
 import io.creel.client.CreateOptions;
@@ -24,46 +23,40 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * {@code user}: bulk transfers as users run them (target 2). {@code bin/creel fs put} of a
- * {@code --user-size} file from a tmpfs against {@code cp} into the tmpfs, and {@code fs get} of it
- * to /dev/null against {@code cat} from the tmpfs (same host) and against one raw loopback socket
- * transfer (TCP). The commands' times count the transfer, not the JVM's start: each {@code fs get}
- * or {@code put} is followed by an {@code fs stat} of the same File (same JVM start, connection and
- * lookup, no transfer), whose time is subtracted. The same transfers through the client API run in
- * a fresh JVM each ({@link FreshClientMain}), timed inside it. Creel's figures and their baseline
- * alternate, repetition by repetition.
+ * {@code user}: bulk transfers through the client API in a fresh JVM each ({@link FreshClientMain},
+ * timed inside it: an application's first transfer, nothing warmed up), target 2: a put of a
+ * {@code --user-size} file from a tmpfs against {@code cp} into the tmpfs, and a get of it against
+ * {@code cat} from the tmpfs (same host) and against one raw loopback socket transfer (TCP).
+ * Creel's figures and their baseline alternate, repetition by repetition. The same figures for the
+ * {@code bin/creel fs get/put} commands come from {@code bench/scripts/fs-bulk.sh}, which runs the
+ * commands as a user does; the bench does not repeat that script's work.
  */
 public final class UserBench {
     private static final Path DEV_NULL = Path.of("/dev/null");
     private static final int SOCKET_BUFFER = 1 << 20;
+    static final String FS_BULK_NOTE = "user: the client API in a fresh JVM per transfer; bin/creel fs get/put "
+            + "against cat, cp and a socket: bench/scripts/fs-bulk.sh";
 
     private final BenchContext ctx;
     private final long size;
     private final Duration timeout;
-    private final Optional<CreelCli> cli;
     /** The environment of the commands: a user's, without the bench's JVM options. */
     private final Map<String, String> env = new HashMap<>();
 
-    private UserBench(BenchContext ctx, Optional<CreelCli> cli) {
+    private UserBench(BenchContext ctx) {
         this.ctx = ctx;
         this.size = ctx.settings().userFileSize();
         // Generous: a loaded machine may move only tens of MB/s, and a JVM may take seconds to start.
         this.timeout = Duration.ofMinutes(2).plusSeconds(size / (10L << 20));
-        this.cli = cli;
         env.put("CREEL_JAVA_OPTS", null);
     }
 
     public static void run(BenchContext ctx) {
-        Optional<CreelCli> cli = CreelCli.find().map(p -> new CreelCli(p, ctx.conf()));
-        if (cli.isEmpty()) {
-            ctx.report().note("bin/creel not found (creel.home is not set: run the bench through bin/creel): the "
-                    + "fs get/put figures are skipped, the API figures are measured");
-        }
-        new UserBench(ctx, cli).measure();
+        ctx.report().note(FS_BULK_NOTE);
+        new UserBench(ctx).measure();
     }
 
     private void measure() {
@@ -94,7 +87,6 @@ public final class UserBench {
         boolean tcp = ctx.settings().tcpOnly();
         String where = BenchContext.pathName(tcp);
         Map<String, Object> params = Map.of("size", size);
-        List<Summary> stats = new ArrayList<>();
         List<BenchContext.Point> points = new ArrayList<>();
         points.add(new BenchContext.Point("cp into tmpfs", params, r -> {
             Path copy = dir.resolve("copy");
@@ -103,15 +95,6 @@ public final class UserBench {
             deleteTree(copy);
             return Summary.bandwidth(size, 1, t);
         }));
-        cli.ifPresent(c -> points.add(new BenchContext.Point("fs put " + where, params, r -> {
-            String target = top + "/put-r" + r;
-            ctx.progress().point(ctx.label("user: bin/creel fs put " + Units.size(size) + " " + where, r));
-            long put = TimedCommand.run(c.put(source, target, tcp), env, false, timeout).nanos();
-            long stat = TimedCommand.run(c.stat(target, tcp), env, false, timeout).nanos();
-            stats.add(Summary.bandwidth(0, 1, stat));
-            ctx.pool().main(false).delete(target, false).join();
-            return transfer("fs put", put, stat);
-        })));
         points.add(new BenchContext.Point("api put " + where + " (fresh JVM)", params, r -> {
             String target = top + "/api-put-r" + r;
             ctx.progress().point(ctx.label("user: API put " + Units.size(size) + " " + where + " in a fresh JVM", r));
@@ -120,15 +103,11 @@ public final class UserBench {
             return Summary.bandwidth(t.bytes(), 1, t.nanos());
         }));
         ctx.alternate("user", points);
-        if (!stats.isEmpty()) {
-            ctx.report().add(new Measurement("user", "fs stat after put " + where + " (subtracted)", params, stats));
-        }
     }
 
     private void gets(Path source, String data, boolean tcp) {
         String where = BenchContext.pathName(tcp);
         Map<String, Object> params = Map.of("size", size);
-        List<Summary> stats = new ArrayList<>();
         List<BenchContext.Point> points = new ArrayList<>();
         if (tcp) {
             points.add(new BenchContext.Point("socket transfer", params, r -> {
@@ -142,13 +121,6 @@ public final class UserBench {
                 return Summary.bandwidth(size, 1, t);
             }));
         }
-        cli.ifPresent(c -> points.add(new BenchContext.Point("fs get " + where, params, r -> {
-            ctx.progress().point(ctx.label("user: bin/creel fs get " + Units.size(size) + " " + where, r));
-            long get = TimedCommand.run(c.get(data, DEV_NULL, tcp), env, false, timeout).nanos();
-            long stat = TimedCommand.run(c.stat(data, tcp), env, false, timeout).nanos();
-            stats.add(Summary.bandwidth(0, 1, stat));
-            return transfer("fs get", get, stat);
-        })));
         points.add(new BenchContext.Point("api get " + where + " (fresh JVM)", params, r -> {
             ctx.progress().point(ctx.label("user: API get " + Units.size(size) + " " + where + " in a fresh JVM", r));
             TransferResult t = fresh(List.of("get", data), tcp);
@@ -159,25 +131,11 @@ public final class UserBench {
             return Summary.bandwidth(t.bytes(), 1, t.nanos());
         }));
         ctx.alternate("user", points);
-        if (!stats.isEmpty()) {
-            ctx.report().add(new Measurement("user", "fs stat " + where + " (subtracted)", params, stats));
-        }
-    }
-
-    /** A command's transfer: its time less that of the {@code fs stat} after it. */
-    private Summary transfer(String what, long commandNanos, long statNanos) {
-        long t = commandNanos - statNanos;
-        if (t <= 0) {
-            throw new CreelException(ErrorCode.INTERNAL, what + " of " + Units.size(size) + " took " + commandNanos / 1000
-                    + " us, no longer than fs stat (" + statNanos / 1000 + " us): the JVM's start varies more than "
-                    + "the transfer takes; use a larger --user-size");
-        }
-        return Summary.bandwidth(size, 1, t);
     }
 
     private TransferResult fresh(List<String> args, boolean tcp) {
         List<String> all = new ArrayList<>(args);
-        all.addAll(CreelCli.confArguments(ctx.conf(), tcp));
+        all.addAll(FreshClientMain.confArguments(ctx.conf(), tcp));
         List<String> cmd = JavaCommand.of(FreshClientMain.class, List.of(), all);
         TimedCommand.Result r = TimedCommand.run(cmd, env, false, timeout);
         try {

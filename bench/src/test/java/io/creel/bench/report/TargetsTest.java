@@ -90,22 +90,18 @@ class TargetsTest {
         BenchReport r = new BenchReport();
         Map<String, Object> size = Map.of("size", 1L << 30);
         r.add(new Measurement("user", "cp into tmpfs", size, bytes(1000e6)));
-        r.add(new Measurement("user", "fs put same-host", size, bytes(950e6)));
         r.add(new Measurement("user", "api put same-host (fresh JVM)", size, bytes(800e6)));
         r.add(new Measurement("user", "cat from tmpfs", size, bytes(8000e6)));
-        r.add(new Measurement("user", "fs get same-host", size, bytes(3000e6)));
         r.add(new Measurement("user", "api get same-host (fresh JVM)", size, bytes(4000e6)));
         r.add(new Measurement("user", "socket transfer", size, bytes(3000e6)));
         r.add(new Measurement("user", "api get tcp (fresh JVM)", size, bytes(2700e6)));
         Targets.compute(r);
-        assertEquals(0.375, target(r, "2 fs get 1G same-host vs cat").value(), 1e-12);
         assertEquals(0.5, target(r, "2 API (fresh JVM) get 1G same-host vs cat").value(), 1e-12);
         assertTrue(target(r, "2 API (fresh JVM) get 1G same-host vs cat").met());
-        assertEquals(0.95, target(r, "2 fs put 1G vs cp").value(), 1e-12);
         assertEquals(0.9, target(r, "2 API (fresh JVM) get 1G tcp vs socket").value(), 1e-12);
         assertEquals(0.8, target(r, "2 API (fresh JVM) put 1G vs cp").value(), 1e-12);
-        // No fs get over TCP was measured: that target is left out, not reported as missed.
-        assertTrue(r.ratios().stream().noneMatch(x -> x.id().startsWith("2 fs get 1G tcp")));
+        // The bin/creel fs figures are fs-bulk.sh's, not the bench's: no such targets here.
+        assertTrue(r.ratios().stream().noneMatch(x -> x.id().startsWith("2 fs ")));
     }
 
     @Test
