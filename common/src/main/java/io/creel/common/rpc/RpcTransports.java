@@ -5,6 +5,7 @@ import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.net.HostPort;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,8 +49,9 @@ public final class RpcTransports {
                     for (RpcTransport t : ServiceLoader.load(RpcTransport.class, RpcTransport.class.getClassLoader())) {
                         found.putIfAbsent(t.scheme(), t);
                     }
-                    byScheme = Map.copyOf(found);
-                    m = found;
+                    // Keeps the order (creel first): Map.copyOf would not, and error messages list it.
+                    m = Collections.unmodifiableMap(found);
+                    byScheme = m;
                 } else {
                     m = byScheme;
                 }
