@@ -112,9 +112,11 @@ public final class FreshClientMain {
             while (next < length || !inFlight.isEmpty()) {
                 while (next < length && inFlight.size() < DEPTH) {
                     ByteBuffer buf = free.isEmpty() ? ByteBuffer.allocateDirect(CHUNK) : free.pop();
-                    buf.clear().limit((int) Math.min(CHUNK, length - next));
-                    inFlight.add(new Pending(reader.read(next, buf), buf, buf.remaining()));
-                    next += buf.limit();
+                    int want = (int) Math.min(CHUNK, length - next);
+                    buf.clear().limit(want);
+                    // The size is taken before the read: a read may fill (and advance) the buffer at once.
+                    inFlight.add(new Pending(reader.read(next, buf), buf, want));
+                    next += want;
                 }
                 Pending p = inFlight.poll();
                 int n = (Integer) p.done().get(WAIT_SECONDS, TimeUnit.SECONDS);
@@ -156,9 +158,10 @@ public final class FreshClientMain {
                     }
                 }
                 buf.flip();
-                if (buf.hasRemaining()) {
-                    total += buf.remaining();
-                    inFlight.add(new Pending(writer.write(buf), buf, buf.remaining()));
+                int bytes = buf.remaining();
+                if (bytes > 0) {
+                    total += bytes;
+                    inFlight.add(new Pending(writer.write(buf), buf, bytes));
                 }
             }
             while (!inFlight.isEmpty()) {
