@@ -9,7 +9,8 @@
 # directory under /dev/shm) and stops it at the end. Each command's transfer time is its wall time
 # less that of an `fs stat` of the same file run just before it (JVM start, connection, lookup), as the
 # issue counts it. Every figure is the median of --runs repetitions with min-max; the ratios are
-# per-run (baseline time / Creel transfer time), so 1.0 means as fast as the baseline.
+# per-run (baseline time / Creel transfer time), so 1.0 means as fast as the baseline. The result is
+# markdown tables (with the load average at start and end), ready to paste.
 set -euo pipefail
 
 HOME_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -22,7 +23,7 @@ while [ $# -gt 0 ]; do
     --size) SIZE="$2"; shift 2 ;;
     --runs) RUNS="$2"; shift 2 ;;
     --namenode) NAMENODE="$2"; shift 2 ;;
-    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "fs-bulk: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -65,7 +66,8 @@ seconds() { # runs "$@" with output discarded and prints its wall time in second
   echo "scale=4; ($t1 - $t0) / 1000000000" | bc
 }
 
-echo "fs-bulk: $SIZE, $RUNS runs, namenode $NAMENODE; load: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
+echo "fs-bulk: $SIZE, $RUNS runs, namenode $NAMENODE; load: $LOAD_START" >&2
 head -c "$bytes" /dev/urandom >"$WORK/src"
 src_sum=$(md5sum <"$WORK/src" | cut -d' ' -f1)
 "$CREEL" fs put "${C[@]}" "$WORK/src" /fs-bulk-src >/dev/null
@@ -89,27 +91,32 @@ for r in $(seq 1 "$RUNS"); do
 done
 "$CREEL" fs rm "${C[@]}" /fs-bulk-src >/dev/null
 
-python3 - "$RUNS" "$bytes" <<PY
+python3 - "$RUNS" "$bytes" "$SIZE" "$LOAD_START" "$(cut -d' ' -f1-3 /proc/loadavg)" <<PY
 import statistics, sys
 runs = int(sys.argv[1]); size = int(sys.argv[2])
 t = {}
 $(for k in "${!T[@]}"; do echo "t['$k'] = ${T[$k]}"; done)
 def series(name): return [t[name + ',' + str(r)] for r in range(1, runs + 1)]
-def fmt(xs, unit="s"):
-    return "%.3f %s (%.3f-%.3f)" % (statistics.median(xs), unit, min(xs), max(xs))
+def fmt(xs):
+    return "%.3f (%.3f-%.3f)" % (statistics.median(xs), min(xs), max(xs))
 stat = series('stat')
 xfer = {k: [a - b for a, b in zip(series(k), stat)] for k in ('get', 'gettcp', 'put')}
-print("%-44s %s" % ("cat from tmpfs to /dev/null", fmt(series('cat'))))
-print("%-44s %s" % ("cp into tmpfs", fmt(series('cp'))))
-print("%-44s %s" % ("loopback socket", fmt(series('socket'))))
-print("%-44s %s" % ("fs stat (JVM start, connect, lookup)", fmt(stat)))
-for k, label in (('get', 'fs get same-host, less stat'), ('gettcp', 'fs get over TCP, less stat'), ('put', 'fs put, less stat')):
-    print("%-44s %s   %s" % (label, fmt(xfer[k]), fmt([size / x / 1e6 for x in xfer[k]], "MB/s")))
+def row(*cells): print("| " + " | ".join(cells) + " |")
+print("### bin/creel fs get/put of %s, %d runs; load average %s at start, %s at end" % (sys.argv[3], runs, sys.argv[4], sys.argv[5]))
 print()
-print("%-44s %-28s %s" % ("target", "ratio median (min-max)", "goal"))
+row("figure", "seconds, median (min-max)", "MB/s, median (min-max)")
+row("---", "---", "---")
+for k, label in (('cat', 'cat from tmpfs to /dev/null'), ('cp', 'cp into tmpfs'), ('socket', 'loopback socket')):
+    row(label, fmt(series(k)), fmt([size / x / 1e6 for x in series(k)]))
+row("fs stat (JVM start, connect, lookup)", fmt(stat), "")
+for k, label in (('get', 'fs get same-host, less stat'), ('gettcp', 'fs get over TCP, less stat'), ('put', 'fs put, less stat')):
+    row(label, fmt(xfer[k]), fmt([size / x / 1e6 for x in xfer[k]]))
+print()
+row("target", "ratio, median (min-max)", "goal", "verdict")
+row("---", "---", "---", "---")
 for label, base, k, goal in (("fs get same-host vs cat", 'cat', 'get', 0.5), ("fs get over TCP vs socket", 'socket', 'gettcp', 0.8),
                              ("fs put vs cp", 'cp', 'put', 0.9)):
     rs = [b / x if x > 0 else float('inf') for b, x in zip(series(base), xfer[k])]
     m = statistics.median(rs)
-    print("%-44s %-28s >= %.1f  %s" % (label, "%.2f (%.2f-%.2f)" % (m, min(rs), max(rs)), goal, "met" if m >= goal else "NOT met"))
+    row(label, "%.2f (%.2f-%.2f)" % (m, min(rs), max(rs)), ">= %.1f" % goal, "met" if m >= goal else "NOT met")
 PY

@@ -1,15 +1,24 @@
 package io.creel.bench;
 
+import io.creel.bench.cluster.BenchCluster;
+import io.creel.bench.cluster.ClusterProcess;
+import io.creel.bench.cluster.ExistingCluster;
+import io.creel.bench.cluster.InProcessCluster;
 import io.creel.bench.modes.BagBench;
 import io.creel.bench.modes.BaselineBench;
 import io.creel.bench.modes.KvBench;
 import io.creel.bench.modes.MetaBench;
 import io.creel.bench.modes.StreamBench;
+import io.creel.bench.process.JavaCommand;
 import io.creel.bench.modes.ycsb.YcsbBench;
 import io.creel.bench.modes.ycsb.YcsbOptions;
 import io.creel.bench.report.BenchReport;
 import io.creel.bench.report.Charts;
+import io.creel.bench.report.MachineFacts;
 import io.creel.bench.report.Targets;
+import io.creel.bench.scope.RunNamespace;
+import io.creel.bench.scope.RunScope;
+import io.creel.bench.user.UserBench;
 import io.creel.cli.CommonOptions;
 import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.ConfValues;
@@ -28,28 +37,40 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
- * {@code creel bench MODE...}: the paper's microbenchmarks against a cluster (or an in-process one
- * with {@code --local}) and this machine's limits, printed as a table with the target ratios.
+ * {@code creel bench MODE...}: the paper's microbenchmarks and the issue's targets against a
+ * cluster the bench starts as its own process (or one in this JVM with {@code --local}, or an
+ * existing one with {@code --existing}), next to this machine's limits and Redis, every figure
+ * repeated; prints markdown: the facts of the machine at the start, then the points, the target
+ * ratios and the end of the run. Everything the run makes is removed at its end, also when it
+ * fails or is interrupted.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = {"Measure Creel and this machine's limits; print a table and the target ratios.",
-                "Modes: baseline (loopback TCP, memory copy, Redis), kv (put/get latency by size), lookup and "
-                        + "create (metadata ops/s by concurrency), read and write (sequential bandwidth by buffer), "
-                        + "bag (a Bag read as one stream), ycsb (YCSB workloads, Creel vs Redis). They run in the order "
-                        + "given."})
+        description = {"Measure Creel and this machine's limits; print markdown tables and the target ratios.",
+                "Modes: baseline (loopback TCP, memory copy, Redis GET latency), kv (put/get latency by size), lookup "
+                        + "and create (metadata ops/s by concurrency, each against Redis), read and write (sequential "
+                        + "bandwidth by buffer), bag (a Bag read as one stream), user (the client API in a fresh JVM against "
+                        + "cat, cp and a socket; bin/creel fs get/put: bench/scripts/fs-bulk.sh), ycsb (YCSB workloads, Creel vs Redis). They run in "
+                        + "the order given.",
+                "The cluster runs in its own process, started by the bench, unless --local or --existing."})
 public final class BenchCommand implements Callable<Integer> {
     /** The modes, in the order they are run when several are given. */
-    static final List<String> MODES = List.of("baseline", "kv", "lookup", "create", "read", "write", "bag", "ycsb");
+    static final List<String> MODES = List.of("baseline", "kv", "lookup", "create", "read", "write", "bag", "user", "ycsb");
+    /** How long the bench's cluster process may take to start. */
+    private static final Duration CLUSTER_START_TIMEOUT = Duration.ofMinutes(2);
 
     @Mixin
     CommonOptions common;
@@ -57,12 +78,24 @@ public final class BenchCommand implements Callable<Integer> {
     @Mixin
     YcsbOptions ycsb;
 
+    @Spec
+    CommandSpec spec;
+
     @Parameters(arity = "1..*", paramLabel = "MODE",
-            description = "baseline, kv, lookup, create, read, write, bag, ycsb")
+            description = "baseline, kv, lookup, create, read, write, bag, user, ycsb")
     List<String> modes;
 
-    @Option(names = "--local", description = "Start a namenode with a DRAM and a disk storage server in this process.")
+    @Option(names = "--local", description = "Run the cluster in the bench's own JVM (for convenience: clients and "
+            + "servers then share one process, unlike Redis and its clients; the output says so).")
     boolean local;
+
+    @Option(names = "--existing", description = "Measure the running cluster of creel.namenode.address instead of "
+            + "starting one (its namenode's memory is then not measured).")
+    boolean existing;
+
+    @Option(names = "--repeat", paramLabel = "N", defaultValue = "3",
+            description = "Measure every point N times; figures are medians with min-max (default: ${DEFAULT-VALUE}).")
+    int repeat;
 
     @Option(names = "--clients", split = ",", paramLabel = "N[,N...]", defaultValue = "1,50",
             description = "Concurrent clients of lookup/create/Redis runs (default: ${DEFAULT-VALUE}).")
@@ -108,6 +141,10 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Size of the read/write File (default: ${DEFAULT-VALUE}).")
     String fileSize;
 
+    @Option(names = "--user-size", paramLabel = "SIZE", defaultValue = "1g",
+            description = "Size of the file the user mode copies (default: ${DEFAULT-VALUE}).")
+    String userSize;
+
     @Option(names = "--bag-files", paramLabel = "N", defaultValue = "256",
             description = "Files in the bag mode's Bag (default: ${DEFAULT-VALUE}).")
     int bagFiles;
@@ -117,12 +154,17 @@ public final class BenchCommand implements Callable<Integer> {
     String bagFileSize;
 
     @Option(names = "--dram", paramLabel = "SIZE", defaultValue = "3g",
-            description = "DRAM tier of the --local cluster (default: ${DEFAULT-VALUE}).")
+            description = "DRAM tier of the bench's cluster (default: ${DEFAULT-VALUE}).")
     String dram;
 
     @Option(names = "--disk", paramLabel = "SIZE", defaultValue = "4g",
-            description = "Disk tier of the --local cluster (default: ${DEFAULT-VALUE}).")
+            description = "Disk tier of the bench's cluster (default: ${DEFAULT-VALUE}).")
     String disk;
+
+    @Option(names = "--cluster-jvm-opts", paramLabel = "OPTIONS",
+            description = "JVM options for the cluster process, after those it shares with the bench, e.g. "
+                    + "\"-Xmx10g\" or a flight recording.")
+    String clusterJvmOpts;
 
     @Option(names = "--json", paramLabel = "FILE", description = "Also write the report as JSON.")
     Path json;
@@ -131,58 +173,72 @@ public final class BenchCommand implements Callable<Integer> {
     Path png;
 
     @Override
-    public Integer call() throws Exception {
+    public Integer call() throws IOException {
         List<String> run = orderedModes();
+        BenchContext.Settings settings = settings();
+        if (local && existing) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, "--local and --existing exclude each other");
+        }
+        if (clusterJvmOpts != null && (local || existing)) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, "--cluster-jvm-opts is for the cluster process the "
+                    + "bench starts, not with --local or --existing");
+        }
         CreelConf conf = common.loadConf();
+        long started = System.nanoTime();
+        String runId = RunNamespace.newRunId();
         if (transport != null) {
             conf = onlyOver(conf, transport);
         }
-        Duration perPoint = ConfValues.parseDuration(duration);
-        BenchContext.Settings settings = new BenchContext.Settings(positive("--clients", clients),
-                positive("--in-flight", inFlight), sizeList("--sizes", sizes),
-                sizeList("--buffers", buffers).stream().map(Long::intValue).toList(), checkClass(storageClass), tcp || transport != null,
-                Math.max(1, nodes), perPoint, Math.max(1, ops), ConfValues.parseSize(fileSize), Math.max(1, bagFiles),
-                ConfValues.parseSize(bagFileSize), local, transport);
         BenchReport report = new BenchReport();
-        describeMachine(report, run);
+        report.fact("command", "bin/creel " + String.join(" ", spec.commandLine().getParseResult().originalArgs()));
+        report.fact("run", runId + ": modes " + String.join(" ", run) + "; " + repeat + " repetition(s) of "
+                + duration + " per point");
+        MachineFacts.describe(report);
+        report.fact("load average at start", MachineFacts.loadAverage());
         PrintStream out = System.out;
-        MiniCluster cluster = null;
+        RuntimeException failure = null;
+        List<String> cleanupFailures;
+        RunScope scope = new RunScope(System.err);
         try (Progress progress = new Progress(System.err, System.console() != null)) {
-            if (local) {
-                // Short reuse delay: the kv mode replaces large values quickly; their old blocks come back sooner.
-                MiniCluster.Builder b = MiniCluster.builder().dram(ConfValues.parseSize(dram))
-                        .disk(ConfValues.parseSize(disk)).temporaryDirectories();
-                conf.explicitSettings().forEach(b::set);
-                cluster = b.set(NamenodeKeys.REUSE_DELAY, "500ms").start();
-                conf = cluster.clientConf();
-            }
-            LoadDriver driver = new LoadDriver(progress, conf.get(ConfKeys.CLIENT_REQUEST_TIMEOUT));
-            try (BenchContext.ClientPool pool = new BenchContext.ClientPool(conf)) {
-                BenchContext ctx = new BenchContext(conf, report, progress, driver, settings, pool);
-                MetaBench meta = new MetaBench(ctx);
-                for (String mode : run) {
-                    switch (mode) {
-                        case "baseline" -> BaselineBench.run(ctx);
-                        case "kv" -> KvBench.run(ctx);
-                        case "lookup" -> meta.lookup();
-                        case "create" -> meta.create();
-                        case "read" -> StreamBench.read(ctx);
-                        case "write" -> StreamBench.write(ctx);
-                        case "bag" -> BagBench.run(ctx);
-                        case "ycsb" -> YcsbBench.run(ctx, ycsb);
-                        default -> throw new IllegalStateException(mode);
-                    }
-                }
-            }
-        } finally {
-            if (cluster != null) {
-                cluster.close();
+            try {
+                progress.point("starting the cluster");
+                BenchCluster cluster = scope.add("the cluster", startCluster(conf));
+                report.fact("cluster", cluster.description());
+                report.printFacts(out, "Creel bench");
+                BenchContext.ClientPool pool = scope.add("the bench's clients",
+                        new BenchContext.ClientPool(cluster.clientConf()));
+                Duration timeout = cluster.clientConf().get(ConfKeys.CLIENT_REQUEST_TIMEOUT);
+                RunNamespace names = scope.add("the bench's nodes",
+                        new RunNamespace(runId, () -> pool.main(false), timeout));
+                LoadDriver driver = new LoadDriver(progress, timeout);
+                BenchContext ctx = new BenchContext(cluster, report, progress, driver, settings, pool, names, scope);
+                runModes(ctx, run);
+            } catch (RuntimeException e) {
+                failure = e;
+            } finally {
+                progress.point("cleaning up");
+                cleanupFailures = scope.closeAndReport();
             }
         }
+        report.fact("load average at end", MachineFacts.loadAverage());
+        report.fact("took", took(System.nanoTime() - started));
+        if (failure == null && !cleanupFailures.isEmpty()) {
+            failure = new CreelException(ErrorCode.INTERNAL, "the run could not clean up: "
+                    + String.join("; ", cleanupFailures));
+        } else {
+            cleanupFailures.forEach(f -> report.note("cleanup: " + f));
+        }
+        if (failure != null) {
+            report.note("the run FAILED: " + failure.getMessage() + " (these are the figures measured before)");
+        }
         Targets.compute(report);
-        report.print(out);
+        report.printResults(out);
+        if (failure != null) {
+            throw failure;
+        }
         if (json != null) {
             Files.writeString(json, report.toJson(), StandardCharsets.UTF_8);
+            out.println();
             out.println("JSON report: " + json);
         }
         if (png != null) {
@@ -190,6 +246,68 @@ public final class BenchCommand implements Callable<Integer> {
             out.println("charts: " + png + " (" + panels + " panels)");
         }
         return 0;
+    }
+
+    private void runModes(BenchContext ctx, List<String> run) {
+        MetaBench meta = new MetaBench(ctx);
+        for (String mode : run) {
+            switch (mode) {
+                case "baseline" -> BaselineBench.run(ctx);
+                case "kv" -> KvBench.run(ctx);
+                case "lookup" -> meta.lookup();
+                case "create" -> meta.create();
+                case "read" -> StreamBench.read(ctx);
+                case "write" -> StreamBench.write(ctx);
+                case "bag" -> BagBench.run(ctx);
+                case "user" -> UserBench.run(ctx);
+                case "ycsb" -> YcsbBench.run(ctx, ycsb);
+                default -> throw new IllegalStateException(mode);
+            }
+        }
+    }
+
+    private BenchCluster startCluster(CreelConf conf) {
+        if (existing) {
+            return new ExistingCluster(conf);
+        }
+        // Short reuse delay: the kv mode replaces large values quickly; their old blocks come back sooner.
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put(NamenodeKeys.REUSE_DELAY.name(), "500ms");
+        conf.explicitSettings().forEach((k, v) -> {
+            if (!k.equals(ConfKeys.NAMENODE_ADDRESS.name())) {
+                settings.put(k, v);
+            }
+        });
+        long dramBytes = size("--dram", dram);
+        long diskBytes = size("--disk", disk);
+        if (local) {
+            MiniCluster.Builder b = MiniCluster.builder().dram(dramBytes).disk(diskBytes).temporaryDirectories();
+            settings.forEach(b::set);
+            return new InProcessCluster(b.start());
+        }
+        return ClusterProcess.start(new ClusterProcess.Spec(dramBytes, diskBytes, settings,
+                JavaCommand.splitOptions(clusterJvmOpts)), CLUSTER_START_TIMEOUT);
+    }
+
+    private BenchContext.Settings settings() {
+        if (repeat < 1) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, "--repeat: " + repeat + " is not a positive number");
+        }
+        Duration perPoint;
+        try {
+            perPoint = ConfValues.parseDuration(duration);
+        } catch (IllegalArgumentException e) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, "--duration: " + e.getMessage());
+        }
+        long user = size("--user-size", userSize);
+        if (user < (1L << 20)) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, "--user-size: " + userSize + " is below 1 MiB: the "
+                    + "transfer would be lost in the JVM's start");
+        }
+        return new BenchContext.Settings(positive("--clients", clients), positive("--in-flight", inFlight),
+                sizeList("--sizes", sizes), sizeList("--buffers", buffers).stream().map(Long::intValue).toList(),
+                checkClass(storageClass), tcp || transport != null, Math.max(1, nodes), perPoint, Math.max(1, ops), size("--file-size",
+                fileSize), Math.max(1, bagFiles), size("--bag-file-size", bagFileSize), repeat, user, transport);
     }
 
     /**
@@ -222,6 +340,14 @@ public final class BenchCommand implements Callable<Integer> {
         return new ArrayList<>(set);
     }
 
+    private static long size(String option, String text) {
+        try {
+            return ConfValues.parseSize(text);
+        } catch (IllegalArgumentException e) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, option + ": " + e.getMessage());
+        }
+    }
+
     private static List<Integer> positive(String option, List<Integer> values) {
         for (int v : values) {
             if (v < 1) {
@@ -234,12 +360,7 @@ public final class BenchCommand implements Callable<Integer> {
     private static List<Long> sizeList(String option, List<String> texts) {
         List<Long> out = new ArrayList<>();
         for (String t : texts) {
-            long v;
-            try {
-                v = ConfValues.parseSize(t);
-            } catch (IllegalArgumentException e) {
-                throw new CreelException(ErrorCode.INVALID_ARGUMENT, option + ": " + e.getMessage());
-            }
+            long v = size(option, t);
             if (v < 1 || v > (1L << 30)) {
                 throw new CreelException(ErrorCode.INVALID_ARGUMENT, option + ": " + t
                         + " is outside 1 byte .. 1 GiB (one buffer holds it)");
@@ -256,22 +377,13 @@ public final class BenchCommand implements Callable<Integer> {
         return c;
     }
 
-    private void describeMachine(BenchReport report, List<String> run) {
-        Runtime rt = Runtime.getRuntime();
-        report.machine("cpus", rt.availableProcessors());
-        report.machine("maxHeapBytes", rt.maxMemory());
-        report.machine("os", System.getProperty("os.name") + " " + System.getProperty("os.version"));
-        report.machine("java", System.getProperty("java.vm.name") + " " + System.getProperty("java.version"));
-        report.machine("modes", String.join(" ", run));
-        report.machine("local", local);
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
-                if (line.startsWith("MemTotal:")) {
-                    report.machine("memTotal", line.substring(9).trim());
-                }
-            }
-        } catch (IOException e) {
-            report.machine("memTotal", "unknown (" + e.getMessage() + ")");
+    /** "1 min 48 s", "12.3 s". */
+    static String took(long nanos) {
+        double s = nanos / 1e9;
+        if (s < 60) {
+            return String.format(Locale.ROOT, "%.1f s", s);
         }
+        long whole = Math.round(s);
+        return (whole / 60) + " min " + (whole % 60) + " s";
     }
 }

@@ -69,6 +69,56 @@ public final class MachineLimits {
         }
     }
 
+    /**
+     * One transfer of {@code bytes} over a fresh loopback connection in {@code bufferSize}
+     * writes, timed from the connection's start until the receiver has read the last byte: the
+     * raw-socket counterpart of copying one large file over TCP.
+     */
+    public static Summary tcpTransfer(long bytes, int bufferSize) {
+        ExecutorService pool = Executors.newSingleThreadExecutor(daemon("bench-tcp-sink"));
+        try (ServerSocketChannel server = ServerSocketChannel.open()) {
+            server.bind(new InetSocketAddress("127.0.0.1", 0));
+            Future<Long> sink = pool.submit(() -> {
+                try (SocketChannel in = server.accept()) {
+                    ByteBuffer buf = ByteBuffer.allocateDirect(bufferSize);
+                    long total = 0;
+                    int n;
+                    while ((n = in.read(buf)) >= 0) {
+                        total += n;
+                        buf.clear();
+                    }
+                    return total;
+                }
+            });
+            long start = System.nanoTime();
+            try (SocketChannel out = SocketChannel.open(server.getLocalAddress())) {
+                ByteBuffer buf = ByteBuffer.allocateDirect(bufferSize);
+                long left = bytes;
+                while (left > 0) {
+                    buf.clear().limit((int) Math.min(bufferSize, left));
+                    while (buf.hasRemaining()) {
+                        left -= out.write(buf);
+                    }
+                }
+            }
+            long received = sink.get(5, TimeUnit.MINUTES);
+            long elapsed = System.nanoTime() - start;
+            if (received != bytes) {
+                throw new IllegalStateException("loopback transfer: sent " + bytes + " bytes, received " + received);
+            }
+            return Summary.bandwidth(bytes, 1, elapsed);
+        } catch (IOException e) {
+            throw new UncheckedIOException("loopback transfer: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("loopback transfer interrupted", e);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("loopback transfer: the receiver failed: " + e, e);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     /** Round trips of a {@code size}-byte message over one loopback connection, one at a time (an echo server). */
     public static Summary tcpRoundTrip(int size, Duration duration) {
         ExecutorService pool = Executors.newSingleThreadExecutor(daemon("bench-tcp-echo"));

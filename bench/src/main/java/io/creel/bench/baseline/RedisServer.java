@@ -39,6 +39,24 @@ public final class RedisServer implements AutoCloseable {
         return Optional.empty();
     }
 
+    /** What {@code executable --version} prints (one line), or why it could not be asked. */
+    public static String version(Path executable) {
+        try {
+            Process p = new ProcessBuilder(executable.toString(), "--version").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return "unknown (" + executable + " --version did not finish)";
+            }
+            return out.lines().findFirst().orElse("unknown (" + executable + " --version printed nothing)");
+        } catch (IOException e) {
+            return "unknown (" + e.getMessage() + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown (interrupted)";
+        }
+    }
+
     /** Starts {@code executable} and waits (up to 10 s) until it answers PING. */
     public static RedisServer start(Path executable) throws IOException {
         int port;

@@ -1,12 +1,12 @@
 package io.creel.bench.modes;
 
 import io.creel.bench.BenchContext;
-import io.creel.bench.report.Measurement;
-import io.creel.bench.stats.Summary;
+import io.creel.bench.report.Units;
 import io.creel.client.CreateOptions;
 import io.creel.client.CreelClient;
 import io.creel.common.namespace.NodeType;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -14,6 +14,7 @@ import java.util.Map;
  * data path (same-host and forced TCP) in the tier of {@code --class}. A put is create + write +
  * close of a KeyValue ({@code putValue}); a get is {@code getValue}, which for a repeated get of a
  * one-block value reads the storage server while the namenode confirms the version (one round trip).
+ * Puts and gets of a size alternate, repetition by repetition.
  */
 public final class KvBench {
     /** Bytes each point may move at most, so the 128 MiB points stay a few operations long. */
@@ -26,7 +27,7 @@ public final class KvBench {
         String cls = ctx.settings().storageClass();
         for (boolean tcp : ctx.settings().paths()) {
             CreelClient c = ctx.pool().main(tcp);
-            String table = "/bench-kv-" + ctx.settings().pathName(tcp) + "-" + System.nanoTime();
+            String table = ctx.names().path("kv-" + ctx.settings().pathName(tcp));
             c.create(table, NodeType.TABLE, CreateOptions.defaults().withStorageClass(cls).withEnumerable(false))
                     .join();
             for (long size : ctx.settings().sizes()) {
@@ -38,14 +39,15 @@ public final class KvBench {
                 String key = "v" + size;
                 String where = ctx.settings().pathName(tcp) + " " + cls;
                 c.putValue(table, key, value.duplicate()).join(); // warm-up: connections, first allocation
-                Summary put = ctx.driver().run("kv put " + where + " " + size + "B", 1, 1,
-                        ctx.settings().durationPerPoint(), budget, size,
-                        (client, seq) -> c.putValue(table, key, value.duplicate()));
-                ctx.report().add(new Measurement("kv", "put " + where, Map.of("size", size), put));
-                Summary get = ctx.driver().run("kv get " + where + " " + size + "B", 1, 1,
-                        ctx.settings().durationPerPoint(), budget, size,
-                        (client, seq) -> c.getValue(table, key));
-                ctx.report().add(new Measurement("kv", "get " + where, Map.of("size", size), get));
+                ctx.alternate("kv", List.of(
+                        new BenchContext.Point("put " + where, Map.of("size", size), r -> ctx.driver().run(
+                                ctx.label("kv put " + where + " " + Units.size(size), r), 1, 1,
+                                ctx.settings().durationPerPoint(), budget, size,
+                                (client, seq) -> c.putValue(table, key, value.duplicate()))),
+                        new BenchContext.Point("get " + where, Map.of("size", size), r -> ctx.driver().run(
+                                ctx.label("kv get " + where + " " + Units.size(size), r), 1, 1,
+                                ctx.settings().durationPerPoint(), budget, size,
+                                (client, seq) -> c.getValue(table, key)))));
             }
             c.delete(table, true).join();
         }

@@ -1,48 +1,45 @@
 package io.creel.bench.modes;
 
 import io.creel.bench.BenchContext;
+import io.creel.bench.cluster.MemoryUse;
 import io.creel.bench.stats.Ratio;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
+import java.util.Optional;
 
 /**
- * Heap the namenode spends per node, measured in this JVM (so only with {@code --local}): heap used
- * after a full collection before and after preloading, divided by the nodes added. Client-side
- * garbage is collected too, and directory records live in the storage tier's files, off the heap.
+ * Memory the namenode spends per node, measured inside the process that holds it (the cluster
+ * process the bench started, or the bench's JVM with {@code --local}): heap after full
+ * collections plus direct buffers, before and after preloading, divided by the nodes added.
+ * Directory records live in the storage tier's files, not in this figure. With {@code --local},
+ * the bench's own clients' garbage is collected too.
  */
 final class MemoryProbe {
     private final BenchContext ctx;
-    private final long before;
+    private final Optional<MemoryUse> before;
 
-    private MemoryProbe(BenchContext ctx, long before) {
+    private MemoryProbe(BenchContext ctx, Optional<MemoryUse> before) {
         this.ctx = ctx;
         this.before = before;
     }
 
     static MemoryProbe start(BenchContext ctx) {
-        return new MemoryProbe(ctx, ctx.settings().local() ? usedAfterGc() : -1);
+        ctx.progress().point("namenode memory before preloading");
+        return new MemoryProbe(ctx, ctx.cluster().namenodeMemory());
     }
 
     void finish(long nodesAdded) {
-        if (before < 0) {
-            ctx.report().note("namenode bytes/node: not measured (needs --local: the namenode must be in this JVM)");
+        if (before.isEmpty()) {
+            ctx.report().note("namenode bytes/node: not measured (the namenode's process is not one the bench "
+                    + "started: run without --existing)");
             return;
         }
-        long after = usedAfterGc();
-        double perNode = nodesAdded <= 0 ? 0 : (after - before) / (double) nodesAdded;
-        ctx.report().note(String.format("namenode heap: %,d bytes more after %,d nodes = %.0f bytes/node",
-                after - before, nodesAdded, perNode));
-        ctx.report().ratio(Ratio.atMost("6a namenode heap bytes/node (" + nodesAdded + " nodes)", perNode, 200,
+        ctx.progress().point("namenode memory after preloading");
+        MemoryUse after = ctx.cluster().namenodeMemory().orElseThrow();
+        long heap = after.heapBytes() - before.get().heapBytes();
+        long direct = after.directBytes() - before.get().directBytes();
+        double perNode = nodesAdded <= 0 ? 0 : (heap + direct) / (double) nodesAdded;
+        ctx.report().note(String.format("namenode memory: heap %,d bytes and direct buffers %,d bytes more after "
+                + "%,d nodes = %.0f bytes/node", heap, direct, nodesAdded, perNode));
+        ctx.report().ratio(Ratio.atMost("4 namenode bytes/node (" + nodesAdded + " nodes)", perNode, 200,
                 "B/node", 1.0));
-    }
-
-    private static long usedAfterGc() {
-        MemoryMXBean m = ManagementFactory.getMemoryMXBean();
-        long used = Long.MAX_VALUE;
-        for (int i = 0; i < 3; i++) {
-            System.gc();
-            used = Math.min(used, m.getHeapMemoryUsage().getUsed());
-        }
-        return used;
     }
 }

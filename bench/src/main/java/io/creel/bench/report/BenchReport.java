@@ -1,6 +1,7 @@
 package io.creel.bench.report;
 
 import io.creel.bench.stats.Ratio;
+import io.creel.bench.stats.Spread;
 import io.creel.bench.stats.Summary;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -10,15 +11,26 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
 
-/** Everything one bench run measured: the machine, the points, notes, and the target ratios. */
+/**
+ * Everything one bench run measured: facts about the machine and the run, the points (each
+ * repeated), notes, and the target ratios. It prints as markdown: the facts first (at the start of
+ * the run), the rest at the end, so the whole output of a run pastes into a document.
+ */
 public final class BenchReport {
-    private final Map<String, Object> machine = new LinkedHashMap<>();
+    private final Map<String, String> facts = new LinkedHashMap<>();
     private final List<Measurement> measurements = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
     private final List<Ratio> ratios = new ArrayList<>();
+    /** How many facts {@link #printFacts} has printed; later ones are printed at the end. */
+    private int factsPrinted;
 
-    public synchronized void machine(String key, Object value) {
-        machine.put(key, value);
+    /** A fact about the machine or the run (shown in the header table, in insertion order). */
+    public synchronized void fact(String key, Object value) {
+        facts.put(key, String.valueOf(value));
+    }
+
+    public synchronized Map<String, String> facts() {
+        return new LinkedHashMap<>(facts);
     }
 
     public synchronized void add(Measurement m) {
@@ -47,9 +59,8 @@ public final class BenchReport {
     }
 
     /** The first measurement of {@code series} whose parameters satisfy {@code where}. */
-    public synchronized Optional<Summary> find(String series, Predicate<Measurement> where) {
-        return measurements.stream().filter(m -> m.series().equals(series) && where.test(m)).map(Measurement::summary)
-                .findFirst();
+    public synchronized Optional<Measurement> find(String series, Predicate<Measurement> where) {
+        return measurements.stream().filter(m -> m.series().equals(series) && where.test(m)).findFirst();
     }
 
     /** The measurements of one series, in the order they were taken. */
@@ -57,30 +68,70 @@ public final class BenchReport {
         return measurements.stream().filter(m -> m.series().equals(series)).toList();
     }
 
-    /** The human table: one line per point, then the targets. */
-    public synchronized void print(PrintStream out) {
-        out.printf("%-9s %-30s %-26s %12s %11s %10s %10s %10s%n", "mode", "series", "point", "ops/s", "MB/s",
-                "p50 us", "p99 us", "p999 us");
+    /** The title and the facts known so far, as a markdown table. */
+    public synchronized void printFacts(PrintStream out, String title) {
+        out.println("# " + title);
+        out.println();
+        MarkdownTable t = new MarkdownTable(new boolean[] {false, false}, "fact", "value");
+        facts.forEach((k, v) -> t.row(k, v.replace('|', '/')));
+        t.print(out);
+        out.println();
+        out.flush();
+        factsPrinted = facts.size();
+    }
+
+    /** The points, the targets and the notes, as markdown sections. */
+    public synchronized void printResults(PrintStream out) {
+        out.println("## Points");
+        out.println();
+        out.println("Each figure: median of the repetitions, (min-max) when repeated.");
+        out.println();
+        MarkdownTable t = new MarkdownTable(new boolean[] {false, false, false, true, true, true, true, true},
+                "mode", "series", "point", "runs", "ops/s", "MB/s", "p50 us", "p99 us");
         for (Measurement m : measurements) {
-            Summary s = m.summary();
-            out.printf("%-9s %-30s %-26s %12s %11s %10s %10s %10s%n", m.mode(), m.series(), point(m.params()),
-                    Units.count(s.opsPerSec()), s.bytesPerSec() > 0 ? Units.mb(s.bytesPerSec()) : "-",
-                    Units.micros(s.p50Micros()), Units.micros(s.p99Micros()), Units.micros(s.p999Micros()));
+            Spread mb = m.spread(s -> s.bytesPerSec() / 1e6);
+            t.row(m.mode(), m.series(), point(m.params()), Integer.toString(m.runs().size()),
+                    Units.spread(m.spread(Summary::opsPerSec), Units::count),
+                    mb.max() > 0 ? Units.spread(mb, v -> Units.mb(v * 1e6)) : "-",
+                    Units.spread(m.spread(Summary::p50Micros), Units::micros),
+                    Units.spread(m.spread(Summary::p99Micros), Units::micros));
         }
+        t.print(out);
         if (!ratios.isEmpty()) {
             out.println();
-            out.printf("%-44s %14s %14s %-6s %8s %-8s %s%n", "target", "creel", "baseline", "unit", "ratio", "goal",
-                    "verdict");
+            out.println("## Targets");
+            out.println();
+            out.println("Ratio of the medians; (low-high) is the range over the repetitions: per pair for figures "
+                    + "measured in alternation, else Creel's extremes over the baseline's.");
+            out.println();
+            MarkdownTable rt = new MarkdownTable(new boolean[] {false, true, true, false, true, false, false},
+                    "target", "creel", "baseline", "unit", "ratio", "goal", "verdict");
             for (Ratio r : ratios) {
-                out.printf("%-44s %14s %14s %-6s %8s %-8s %s%n", r.id(), Units.count(r.measured()),
-                        r.baseline() > 0 ? Units.count(r.baseline()) : "-", r.unit(),
-                        r.measurable() ? String.format("%.2f", r.value()) : "-", r.goalText(), r.verdict());
+                String ratio = Units.ratio(r.value());
+                if (r.measurable() && (r.measured().count() > 1 || r.baseline().count() > 1)) {
+                    ratio += " (" + Units.ratio(r.low()) + "-" + Units.ratio(r.high()) + ")";
+                }
+                rt.row(r.id(), Units.spread(r.measured(), Units::count), Units.spread(r.baseline(), Units::count),
+                        r.unit(), ratio, r.goalText(), r.verdict());
             }
+            rt.print(out);
         }
         if (!notes.isEmpty()) {
             out.println();
-            notes.forEach(n -> out.println("note: " + n));
+            out.println("## Notes");
+            out.println();
+            notes.forEach(n -> out.println("- " + n));
         }
+        if (facts.size() > factsPrinted) {
+            out.println();
+            out.println("## End of the run");
+            out.println();
+            MarkdownTable end = new MarkdownTable(new boolean[] {false, false}, "fact", "value");
+            facts.entrySet().stream().skip(factsPrinted).forEach(e -> end.row(e.getKey(), e.getValue().replace('|', '/')));
+            end.print(out);
+            factsPrinted = facts.size();
+        }
+        out.flush();
     }
 
     private static String point(Map<String, Object> params) {
@@ -103,26 +154,35 @@ public final class BenchReport {
         return sb.toString();
     }
 
-    /** The whole report as a JSON document. */
+    /** The whole report as a JSON document: every repetition of every point, and the spreads. */
     public synchronized String toJson() {
         Map<String, Object> doc = new LinkedHashMap<>();
-        doc.put("machine", machine);
+        doc.put("facts", new LinkedHashMap<>(facts));
         List<Object> points = new ArrayList<>();
         for (Measurement m : measurements) {
             Map<String, Object> p = new LinkedHashMap<>();
             p.put("mode", m.mode());
             p.put("series", m.series());
             p.put("params", new LinkedHashMap<>(m.params()));
-            Summary s = m.summary();
-            p.put("count", s.count());
-            p.put("seconds", s.seconds());
-            p.put("opsPerSec", s.opsPerSec());
-            p.put("bytesPerSec", s.bytesPerSec());
-            p.put("meanMicros", s.meanMicros());
-            p.put("p50Micros", s.p50Micros());
-            p.put("p99Micros", s.p99Micros());
-            p.put("p999Micros", s.p999Micros());
-            p.put("maxMicros", s.maxMicros());
+            p.put("opsPerSec", spread(m.spread(Summary::opsPerSec)));
+            p.put("bytesPerSec", spread(m.spread(Summary::bytesPerSec)));
+            p.put("p50Micros", spread(m.spread(Summary::p50Micros)));
+            p.put("p99Micros", spread(m.spread(Summary::p99Micros)));
+            List<Object> runs = new ArrayList<>();
+            for (Summary s : m.runs()) {
+                Map<String, Object> r = new LinkedHashMap<>();
+                r.put("count", s.count());
+                r.put("seconds", s.seconds());
+                r.put("opsPerSec", s.opsPerSec());
+                r.put("bytesPerSec", s.bytesPerSec());
+                r.put("meanMicros", s.meanMicros());
+                r.put("p50Micros", s.p50Micros());
+                r.put("p99Micros", s.p99Micros());
+                r.put("p999Micros", s.p999Micros());
+                r.put("maxMicros", s.maxMicros());
+                runs.add(r);
+            }
+            p.put("runs", runs);
             points.add(p);
         }
         doc.put("measurements", points);
@@ -130,10 +190,13 @@ public final class BenchReport {
         for (Ratio r : ratios) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("target", r.id());
-            m.put("creel", r.measured());
-            m.put("baseline", r.baseline());
             m.put("unit", r.unit());
+            m.put("creel", spread(r.measured()));
+            m.put("baseline", spread(r.baseline()));
             m.put("ratio", r.value());
+            m.put("ratioLow", r.low());
+            m.put("ratioHigh", r.high());
+            m.put("paired", r.paired());
             m.put("goal", r.goalText());
             m.put("verdict", r.verdict());
             rs.add(m);
@@ -141,5 +204,14 @@ public final class BenchReport {
         doc.put("targets", rs);
         doc.put("notes", new ArrayList<>(notes));
         return Json.write(doc);
+    }
+
+    private static Map<String, Object> spread(Spread s) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("median", s.median());
+        m.put("min", s.min());
+        m.put("max", s.max());
+        m.put("count", s.count());
+        return m;
     }
 }

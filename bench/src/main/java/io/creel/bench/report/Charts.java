@@ -1,5 +1,6 @@
 package io.creel.bench.report;
 
+import io.creel.bench.stats.Summary;
 import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
@@ -18,8 +19,8 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * The report's charts as one PNG of stacked panels: latency vs value size (kv), throughput vs
- * clients (lookup, create, Redis), bandwidth vs buffer size (read/write, loopback socket).
- * Panels without data are left out.
+ * clients (lookup, create, Redis), bandwidth vs buffer size (read/write, loopback socket), each
+ * point the median of its repetitions. Panels without data are left out.
  */
 public final class Charts {
     private static final int W = 1000;
@@ -56,11 +57,11 @@ public final class Charts {
         XYChart c = chart("kv: p50 latency vs value size", "value size (bytes)", "p50 latency (us)");
         int n = 0;
         for (String series : seriesOf(r, "kv")) {
-            n += add(c, series, r.series(series), m -> m.param("size"), m -> m.summary().p50Micros());
+            n += add(c, series, r.series(series), m -> m.param("size"), m -> m.median(Summary::p50Micros));
         }
         n += add(c, "redis GET 1x1", r.series("redis GET").stream().filter(m -> m.param("clients") == 1
                 && m.param("inFlight") == 1 && m.param("size") == 1024).toList(), m -> m.param("size"),
-                m -> m.summary().p50Micros());
+                m -> m.median(Summary::p50Micros));
         return n == 0 ? java.util.Optional.empty() : java.util.Optional.of(c);
     }
 
@@ -78,7 +79,7 @@ public final class Charts {
         for (Map.Entry<String, List<Measurement>> e : groups.entrySet()) {
             List<Measurement> sorted = new ArrayList<>(e.getValue());
             sorted.sort(java.util.Comparator.comparingLong(m -> m.param("clients") * m.param("inFlight")));
-            n += add(c, e.getKey(), sorted, m -> m.param("clients") * m.param("inFlight"), m -> m.summary().opsPerSec());
+            n += add(c, e.getKey(), sorted, m -> m.param("clients") * m.param("inFlight"), m -> m.median(Summary::opsPerSec));
         }
         return n == 0 ? java.util.Optional.empty() : java.util.Optional.of(c);
     }
@@ -88,12 +89,12 @@ public final class Charts {
         int n = 0;
         for (String mode : List.of("read", "write")) {
             for (String series : seriesOf(r, mode)) {
-                n += add(c, series, r.series(series), m -> m.param("buffer"), m -> m.summary().bytesPerSec() / 1e6);
+                n += add(c, series, r.series(series), m -> m.param("buffer"), m -> m.median(Summary::bytesPerSec) / 1e6);
             }
         }
         if (n > 0) {
             add(c, "tcp socket (baseline)", r.series("tcp socket bandwidth"), m -> m.param("buffer"),
-                    m -> m.summary().bytesPerSec() / 1e6);
+                    m -> m.median(Summary::bytesPerSec) / 1e6);
         }
         return n == 0 ? java.util.Optional.empty() : java.util.Optional.of(c);
     }

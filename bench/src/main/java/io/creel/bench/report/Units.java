@@ -1,6 +1,8 @@
 package io.creel.bench.report;
 
+import io.creel.bench.stats.Spread;
 import java.util.Locale;
+import java.util.function.DoubleFunction;
 
 /** Number formats of the human table. */
 public final class Units {
@@ -25,6 +27,26 @@ public final class Units {
             return "-";
         }
         return us < 100 ? String.format(Locale.ROOT, "%.1f", us) : String.format(Locale.ROOT, "%,.0f", us);
+    }
+
+    /**
+     * A repeated figure as "median (min-max)", e.g. "62,029 (58,100-64,000)"; just the median when
+     * measured once; "-" when not measured. ASCII only, so any terminal encoding prints it.
+     */
+    public static String spread(Spread s, DoubleFunction<String> format) {
+        if (!s.measured()) {
+            return "-";
+        }
+        String median = format.apply(s.median());
+        if (s.count() == 1) {
+            return median;
+        }
+        return median + " (" + format.apply(s.min()) + "-" + format.apply(s.max()) + ")";
+    }
+
+    /** A ratio with two decimals, "-" when not finite. */
+    public static String ratio(double r) {
+        return Double.isFinite(r) ? String.format(Locale.ROOT, "%.2f", r) : "-";
     }
 
     /** 4 -> "4B", 1024 -> "1K", 1048576 -> "1M". */

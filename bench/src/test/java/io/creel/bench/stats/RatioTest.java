@@ -2,6 +2,7 @@ package io.creel.bench.stats;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
@@ -25,6 +26,49 @@ class RatioTest {
     }
 
     @Test
+    void theRatioIsThatOfTheMediansNotOfTheMeans() {
+        Ratio r = Ratio.of("t", "ops/s", Goal.atLeast(1.0), new double[] {100, 10, 90}, new double[] {50, 45, 1000},
+                false);
+        assertEquals(90 / 50.0, r.value(), 1e-12);
+        assertEquals(90, r.measured().median());
+        assertEquals(50, r.baseline().median());
+    }
+
+    @Test
+    void pairedFiguresGiveTheRangeOfTheirPerRepetitionRatios() {
+        // Both sides slowed down together in the second repetition: the ratio hardly moved.
+        Ratio r = Ratio.of("t", "ops/s", Goal.atLeast(0.5), new double[] {80, 40, 82}, new double[] {100, 50, 100},
+                true);
+        assertTrue(r.paired());
+        assertEquals(0.8, r.low(), 1e-12);
+        assertEquals(0.82, r.high(), 1e-12);
+        assertEquals(0.8, r.value(), 1e-12);
+    }
+
+    @Test
+    void unpairedFiguresGiveTheWidestRangeTheirSpreadsAllow() {
+        Ratio r = Ratio.of("t", "ops/s", Goal.atLeast(0.5), new double[] {80, 40, 82}, new double[] {100, 50, 100},
+                false);
+        assertFalse(r.paired());
+        assertEquals(40 / 100.0, r.low(), 1e-12);
+        assertEquals(82 / 50.0, r.high(), 1e-12);
+    }
+
+    @Test
+    void pairingNeedsAsManyRepetitionsOnBothSides() {
+        assertThrows(IllegalArgumentException.class, () -> Ratio.of("t", "ops/s", Goal.atLeast(1),
+                new double[] {1, 2}, new double[] {1}, true));
+    }
+
+    @Test
+    void aRangeThatStraddlesTheGoalIsSaidNextToTheVerdict() {
+        Ratio r = Ratio.of("t", "ops/s", Goal.atLeast(1.0), new double[] {90, 120, 95}, new double[] {100, 100, 100},
+                true);
+        assertEquals("NOT met (spread crosses the goal)", r.verdict());
+        assertFalse(r.met());
+    }
+
+    @Test
     void aMissingBaselineIsNotMeasuredNeverMet() {
         Ratio r = Ratio.atLeast("t", 100, 0, "ops/s", 1.0);
         assertFalse(r.measurable());
@@ -32,11 +76,19 @@ class RatioTest {
         assertTrue(Double.isNaN(r.value()));
         assertEquals("not measured", r.verdict());
         assertFalse(Ratio.atMost("t", Double.NaN, 10, "us", 1.0).measurable());
+        assertFalse(Ratio.of("t", "us", Goal.atMost(1), new double[] {}, new double[] {5}, false).measurable());
     }
 
     @Test
     void goalTextSaysTheDirection() {
         assertEquals(">= 0.5x", Ratio.atLeast("t", 1, 1, "", 0.5).goalText());
         assertEquals("<= 1.5x", Ratio.atMost("t", 1, 1, "", 1.5).goalText());
+        assertEquals(">= 1.0x", Goal.atLeast(1).text());
+    }
+
+    @Test
+    void aGoalMustBeAPositiveRatio() {
+        assertThrows(IllegalArgumentException.class, () -> Goal.atLeast(0));
+        assertThrows(IllegalArgumentException.class, () -> Goal.atMost(Double.NaN));
     }
 }

@@ -2,6 +2,7 @@ package io.creel.bench.modes.ycsb;
 
 import io.creel.bench.BenchContext;
 import io.creel.bench.baseline.RedisServer;
+import io.creel.bench.report.MachineFacts;
 import io.creel.bench.report.Measurement;
 import io.creel.bench.stats.Ratio;
 import io.creel.bench.stats.Summary;
@@ -14,7 +15,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,8 +41,6 @@ import java.util.Properties;
  * E is never run and always reported as not supported: the Creel binding's scan is NOT_IMPLEMENTED.
  */
 public final class YcsbBench {
-    /** Directory of the bench's Creel table; removed before and after. */
-    static final String ROOT = "/bench-ycsb";
     static final List<String> WORKLOADS = List.of("a", "b", "c", "d", "e", "f");
     /** Workloads whose throughput has a target (the issue's: ≥ 1.0× Redis). */
     static final List<String> TARGETS = List.of("b", "c");
@@ -52,12 +50,15 @@ public final class YcsbBench {
     private final BenchContext ctx;
     private final YcsbOptions options;
     private final Duration limit;
+    /** Directory of the bench's Creel table: one of the run's names, so the run removes it however it ends. */
+    private final String root;
     private final PrintStream out = System.out;
 
     private YcsbBench(BenchContext ctx, YcsbOptions options) {
         this.ctx = ctx;
         this.options = options;
         this.limit = ConfValues.parseDuration(options.timeout);
+        this.root = ctx.names().path("ycsb");
     }
 
     /** Runs the YCSB comparison of one bench run. */
@@ -76,7 +77,7 @@ public final class YcsbBench {
                     + "must be positive");
         }
         checkClassPath();
-        String loadBefore = loadAverage();
+        String loadBefore = MachineFacts.loadAverage();
         CreelClient admin = ctx.pool().main(false);
         removeRoot(admin);
         Optional<Path> redisExe = RedisServer.find();
@@ -107,8 +108,8 @@ public final class YcsbBench {
                     results.get(s.name()).put(w, r);
                 }
             }
-            String loadAfter = loadAverage();
-            ctx.report().machine("ycsbLoadAverage", loadBefore + " -> " + loadAfter);
+            String loadAfter = MachineFacts.loadAverage();
+            ctx.report().fact("ycsb load average", loadBefore + " -> " + loadAfter);
             YcsbTable table = new YcsbTable(results, order);
             // Said on every run, asked for or not: a comparison of "the core workloads" that left E
             // out without a word would read as if Creel had run it.
@@ -167,7 +168,7 @@ public final class YcsbBench {
     /** The Creel cluster of this bench run as YCSB properties, and the bench's table directory. */
     private Map<String, String> creelProperties() {
         Map<String, String> p = new LinkedHashMap<>(ctx.conf().explicitSettings());
-        p.put("creel.ycsb.root", ROOT);
+        p.put("creel.ycsb.root", root);
         return p;
     }
 
@@ -244,21 +245,11 @@ public final class YcsbBench {
 
     private void removeRoot(CreelClient admin) {
         try {
-            Futures.await(admin.delete(ROOT, true), Duration.ofMinutes(2), "removing " + ROOT);
+            Futures.await(admin.delete(root, true), Duration.ofMinutes(2), "removing " + root);
         } catch (CreelException e) {
             if (e.code() != ErrorCode.NOT_FOUND) {
-                System.err.println("bench: could not remove " + ROOT + ": " + e.getMessage());
+                System.err.println("bench: could not remove " + root + ": " + e.getMessage());
             }
-        }
-    }
-
-    /** The 1, 5 and 15 minute load averages, as the kernel reports them. */
-    static String loadAverage() {
-        try {
-            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
-            return f[0] + " " + f[1] + " " + f[2];
-        } catch (IOException | RuntimeException e) {
-            return "unknown (" + e.getMessage() + ")";
         }
     }
 }
