@@ -12,13 +12,22 @@ export CREEL_RDMA_REQUIRED=1
 native="$PWD/storage-rdma/target/native"
 status=0
 
+# shellcheck source=../vm/sigill-retry.sh
+. lab/vm/sigill-retry.sh
+
 suite() {
+	local name=$1
+	run_retrying_sigill "$name" run_suite "$@" || status=$?
+}
+
+run_suite() {
 	local name=$1 module=$2 selection=$3
 	local target="$module/target"
 	local cp="$target/test-classes:$target/classes:$(cat "$target/test-classpath.txt")"
 	echo "lab: suite $name ($module)" >&2
+	rm -rf "$CREEL_LAB_OUT/reports/$name" # a rerun's reports replace those of a crashed run
 	# shellcheck disable=SC2086 # CREEL_RDMA_JAVA_OPTS and the selection are lists of options
-	java -Xmx512m -XX:ErrorFile="$CREEL_LAB_OUT/hs_err_pid%p.log" ${CREEL_RDMA_JAVA_OPTS:-} \
+	java -Xmx512m -XX:ErrorFile="$LAB_CRASHES/hs_err_pid%p.log" ${CREEL_RDMA_JAVA_OPTS:-} \
 		--add-exports java.base/sun.nio.ch=ALL-UNNAMED \
 		-Djava.library.path="$native" \
 		-Djnvmf.legacy=true \
@@ -26,7 +35,7 @@ suite() {
 		-cp "$cp" org.junit.platform.console.ConsoleLauncher execute \
 		--disable-banner --details=testfeed --disable-ansi-colors \
 		${CREEL_RDMA_TESTS:-$selection} --include-tag rdma-lab \
-		--fail-if-no-tests --reports-dir "$CREEL_LAB_OUT/reports/$name" || status=$?
+		--fail-if-no-tests --reports-dir "$CREEL_LAB_OUT/reports/$name"
 }
 
 for s in ${CREEL_RDMA_SUITES:-verbs cluster}; do
