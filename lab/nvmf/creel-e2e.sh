@@ -48,6 +48,10 @@ export CREEL_CONF_DIR=$work/conf
 mkdir -p "$CREEL_CONF_DIR"
 rdma_opts="--add-exports java.base/sun.nio.ch=ALL-UNNAMED -Djava.library.path=$PWD/storage-rdma/target/native"
 rdma_opts="$rdma_opts -Dorg.slf4j.simpleLogger.log.com.ibm=warn"
+# JVM crash logs where the host's lab/nvmf/run-e2e.sh looks for them (lab/vm/jit-crash-retry.sh).
+crashes=${CREEL_LAB_CRASHES:-$out/crashes}
+mkdir -p "$crashes"
+rdma_opts="$rdma_opts -XX:ErrorFile=$crashes/hs_err_pid%p.log"
 # Clients say which controller they connect to (nvmf at debug), so the log shows the path taken.
 client_opts="-Xmx256m $rdma_opts -Dorg.slf4j.simpleLogger.log.io.creel.storage.nvmf=debug"
 creel() { CREEL_JAVA_OPTS="$client_opts" bin/creel "$@"; }

@@ -6,13 +6,13 @@
 set -euo pipefail
 module=storage-nvmf/target
 cp="$module/test-classes:$module/classes:$(cat "$module/test-classpath.txt")"
-# shellcheck source=../vm/sigill-retry.sh
-. lab/vm/sigill-retry.sh
+# shellcheck source=../vm/jit-crash-retry.sh
+. lab/vm/jit-crash-retry.sh
 
 nvmf_lab_tests() {
 	rm -rf "$CREEL_LAB_OUT/reports"
 	# shellcheck disable=SC2086 # CREEL_NVMF_JAVA_OPTS and CREEL_NVMF_TESTS are lists of options
-	java -Xmx1g -XX:ErrorFile="$LAB_CRASHES/hs_err_pid%p.log" ${CREEL_NVMF_JAVA_OPTS:-} \
+	java -Xmx1g -XX:ErrorFile="$CREEL_LAB_CRASHES/hs_err_pid%p.log" ${CREEL_NVMF_JAVA_OPTS:-} \
 	--add-exports java.base/sun.nio.ch=ALL-UNNAMED \
 	-Djava.library.path="$PWD/storage-rdma/target/native" \
 	-Dorg.slf4j.simpleLogger.log.com.ibm=warn \
@@ -26,4 +26,4 @@ nvmf_lab_tests() {
 	--fail-if-no-tests --reports-dir "$CREEL_LAB_OUT/reports"
 }
 
-run_retrying_sigill nvmf-lab nvmf_lab_tests
+run_retrying_jit_crash nvmf-lab nvmf_lab_tests

@@ -21,9 +21,13 @@ out=$repo/lab/target/nvmf-e2e
 rm -rf "$out"
 mkdir -p "$out"
 echo "lab: built in $((SECONDS - started)) s; booting the guest" >&2
+# shellcheck source=../vm/jit-crash-retry.sh
+. lab/vm/jit-crash-retry.sh
+e2e() {
+	lab/vm/run-in-guest.sh --ns ram --name nvmf-e2e --out "$out" --mem 3072 --quiet "$@" -- bash lab/nvmf/creel-e2e.sh
+}
 status=0
-lab/vm/run-in-guest.sh --ns ram --name nvmf-e2e --out "$out" --mem 3072 --quiet "$@" -- bash lab/nvmf/creel-e2e.sh \
-	|| status=$?
+CREEL_LAB_OUT=$out run_retrying_jit_crash e2e e2e "$@" || status=$?
 echo "lab: nvmf end-to-end check finished in $((SECONDS - started)) s with exit code $status" >&2
 [ -f "$out/e2e.txt" ] && cat "$out/e2e.txt" >&2
 exit "$status"

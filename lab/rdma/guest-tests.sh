@@ -12,12 +12,12 @@ export CREEL_RDMA_REQUIRED=1
 native="$PWD/storage-rdma/target/native"
 status=0
 
-# shellcheck source=../vm/sigill-retry.sh
-. lab/vm/sigill-retry.sh
+# shellcheck source=../vm/jit-crash-retry.sh
+. lab/vm/jit-crash-retry.sh
 
 suite() {
 	local name=$1
-	run_retrying_sigill "$name" run_suite "$@" || status=$?
+	run_retrying_jit_crash "$name" run_suite "$@" || status=$?
 }
 
 run_suite() {
@@ -27,7 +27,7 @@ run_suite() {
 	echo "lab: suite $name ($module)" >&2
 	rm -rf "$CREEL_LAB_OUT/reports/$name" # a rerun's reports replace those of a crashed run
 	# shellcheck disable=SC2086 # CREEL_RDMA_JAVA_OPTS and the selection are lists of options
-	java -Xmx512m -XX:ErrorFile="$LAB_CRASHES/hs_err_pid%p.log" ${CREEL_RDMA_JAVA_OPTS:-} \
+	java -Xmx512m -XX:ErrorFile="$CREEL_LAB_CRASHES/hs_err_pid%p.log" ${CREEL_RDMA_JAVA_OPTS:-} \
 		--add-exports java.base/sun.nio.ch=ALL-UNNAMED \
 		-Djava.library.path="$native" \
 		-Djnvmf.legacy=true \
