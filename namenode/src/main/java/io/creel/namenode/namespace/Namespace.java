@@ -253,7 +253,7 @@ public final class Namespace {
             leases.grant(f, owner);
             return reply(f);
         }
-        return new OpenReply(n.info(), 0, firstBlock(n), inlineData(n), inlineMax);
+        return new OpenReply(n.info(), 0, readableFirstBlock(n), inlineData(n), inlineMax);
     }
 
     /**
@@ -379,7 +379,7 @@ public final class Namespace {
                         CreelException.unwrap(err).getMessage());
             }
             synchronized (this) {
-                return new OpenReply(n.info(), 0, firstBlock(n), inlineData(n), inlineMax);
+                return new OpenReply(n.info(), 0, readableFirstBlock(n), inlineData(n), inlineMax);
             }
         }));
     }
@@ -795,6 +795,20 @@ public final class Namespace {
 
     private static BlockLocation firstBlock(Node n) {
         return n.blockCount() == 0 ? null : n.block(0).at(n.id, 0);
+    }
+
+    /**
+     * The first block as a reader (no lease) may learn it: a container's records, or a File's or
+     * KeyValue's block 0 once it holds committed bytes. A block a writer holds beyond the committed
+     * length goes back at its close without a reuse delay (see {@link #trim}); a reader that had
+     * cached its location would later take it for the node's block 0 — and, writing to the node
+     * itself, skip allocating it.
+     */
+    private static BlockLocation readableFirstBlock(Node n) {
+        if (n instanceof DataNode d && (d.inline != null || d.length == 0)) {
+            return null;
+        }
+        return firstBlock(n);
     }
 
     /**

@@ -97,6 +97,7 @@ class ContainerSemanticsTest {
     void moveIsAtomicAndKeepsTheNode() {
         f.create("/a", NodeType.DIRECTORY);
         OpenReply w = f.create("/a/f", NodeType.FILE);
+        f.commit(w, 10, false); // bytes in block 0, so readers see the block the File keeps
         f.create("/b", NodeType.DIRECTORY);
         Expect.done(ns.move("/a/f", "/b/g"));
         Expect.error(ErrorCode.NOT_FOUND, () -> f.lookup("/a/f"));

@@ -180,6 +180,29 @@ class InlineDataTest {
     }
 
     @Test
+    void readersNeverLearnTheBlocksAWriterHoldsBeyondTheCommittedBytes() {
+        OpenReply w = f.create("/d/f", NodeType.FILE);
+        Expect.done(ns.commit(w.node().id(), w.lease(), 3, true, bytes(3, 1)));
+        OpenReply a = ns.lookup("/d/f", true, CONN);
+        ns.map(a.node().id(), 0, a.lease()); // the appender moves to blocks, not committed yet
+        ns.map(a.node().id(), 1, a.lease());
+        assertNull(f.lookup("/d/f").firstBlock(), "block 0 holds nothing committed: it may still go back");
+        OpenReply e = f.create("/d/empty", NodeType.FILE);
+        assertNotNull(e.firstBlock(), "the writer gets its first block eagerly");
+        assertNull(f.lookup("/d/empty").firstBlock(), "a reader of the empty File does not");
+        Expect.done(ns.abandon(a.node().id(), a.lease()));
+        OpenReply again = ns.lookup("/d/f", true, CONN);
+        assertNull(again.firstBlock(), "the abandoned blocks went back");
+        Expect.error(ErrorCode.INVALID_ARGUMENT, () -> ns.map(again.node().id(), 1, again.lease()),
+                "with 0 blocks the next one is index 0");
+        ns.map(again.node().id(), 0, again.lease());
+        ns.map(again.node().id(), 1, again.lease());
+        Expect.done(ns.commit(again.node().id(), again.lease(), limit + 1, true));
+        assertNotNull(f.lookup("/d/f").firstBlock(), "once it holds committed bytes, readers learn it");
+        assertNotNull(f.lookup("/d").firstBlock(), "a container's records are always readable");
+    }
+
+    @Test
     void aMovedInlineNodeKeepsItsBytes() {
         put("/t/k", bytes(12, 5));
         OpenReply w = f.create("/d/f", NodeType.FILE);
