@@ -145,6 +145,41 @@ class SmallValuesTest {
     }
 
     @Test
+    void aClientThatLookedUpAFileWhileAnotherMovedItToBlocksAppendsAfterTheOtherGaveUp() throws Exception {
+        try (Clusters.Running running = Clusters.start(b -> b.dram(8L << 20).disk(8L << 20));
+             CreelClient c = CreelClient.connect(running.cluster.clientConf())) {
+            c.create("/d", NodeType.DIRECTORY).join();
+            CreelNode f = c.create("/d/f", NodeType.FILE).join();
+            f.writer().write(ByteBuffer.wrap(TestData.bytes(4, 0, 100))).join();
+            f.writer().close().join();
+            try (CreelClient other = CreelClient.connect(running.cluster.clientConf())) {
+                DirectWriter spilling = other.openForAppend("/d/f").join().writer();
+                spilling.write(ByteBuffer.wrap(TestData.bytes(9, 100, 2 * LIMIT))).join(); // in blocks, uncommitted
+                assertEquals(100, c.lookup("/d/f").join().length(), "this client looks while the other writes");
+            } // the other client goes without committing: its lease and its blocks go back
+
+            CreelNode a = null;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (a == null) {
+                try {
+                    a = c.openForAppend("/d/f").join();
+                } catch (java.util.concurrent.CompletionException e) {
+                    if (System.nanoTime() > deadline) {
+                        throw e;
+                    }
+                    Thread.sleep(50); // the namenode has not yet seen the other client's connection close
+                }
+            }
+            a.writer().write(ByteBuffer.wrap(TestData.bytes(4, 100, 2 * LIMIT))).join();
+            assertEquals(100 + 2 * LIMIT, a.writer().close().join().length(),
+                    "the blocks the other writer gave back are allocated anew, not taken from what this client saw");
+            ByteBuffer all = ByteBuffer.allocate(100 + 2 * LIMIT);
+            assertEquals(100 + 2 * LIMIT, (int) c.lookup("/d/f").join().read(0, all).join());
+            TestData.verify(all.flip(), 4, 0, "the File");
+        }
+    }
+
+    @Test
     void listingsAndBagsReadSmallFilesFromTheLookups() throws Exception {
         // A File takes its first block at its create (a large one needs it at once); a small one gives
         // it back at its close. 50 Files open at once hold 50 blocks for that while.
