@@ -195,8 +195,15 @@ static void fill_conn_param(struct rdma_conn_param *param, jint retry, jint rnr_
 	 */
 	param->responder_resources = RDMA_MAX_RESP_RES;
 	param->initiator_depth = RDMA_MAX_INIT_DEPTH;
-	param->retry_count = (uint8_t)retry;
-	param->rnr_retry_count = (uint8_t)rnr_retry;
+	/*
+	 * DiSNI's RdmaConnParam starts both retry counts at 0, and callers that never set them (jNVMf
+	 * 1.6 is one) would get a queue pair that breaks on the first late acknowledgement or
+	 * receiver-not-ready (IBV_WC_RETRY_EXC_ERR, IBV_WC_RNR_RETRY_EXC_ERR): on RoCE, and on soft-RoCE
+	 * under load, that is an ordinary event, not a failure. A 0 is read as "not set" and becomes 7,
+	 * the most retries the verbs allow (for RNR: retry without limit). Creel's own connects set them.
+	 */
+	param->retry_count = (uint8_t)(retry > 0 ? retry : 7);
+	param->rnr_retry_count = (uint8_t)(rnr_retry > 0 ? rnr_retry : 7);
 }
 
 JNIEXPORT void JNICALL DISPATCHER(connect)(JNIEnv *env, jobject self, jlong id, jint retry,
