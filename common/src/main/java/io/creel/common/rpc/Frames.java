@@ -1,6 +1,7 @@
 package io.creel.common.rpc;
 
 import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
 import io.creel.common.protocol.Frame;
 import io.creel.common.protocol.Message;
 import io.creel.common.protocol.Opcode;
@@ -70,6 +71,12 @@ public final class Frames {
             buf.release();
             throw e;
         }
+    }
+
+    /** The error of a request {@link #request} could not encode, for every connection to report alike. */
+    public static CreelException unencodable(Opcode op, RuntimeException cause) {
+        return new CreelException(ErrorCode.INVALID_ARGUMENT, "cannot encode " + op + " request: " + cause.getMessage(),
+                cause);
     }
 
     /** A successful response whose body is {@code body}'s encoding. */

@@ -138,8 +138,7 @@ public final class RpcClient implements RpcConnection {
         try {
             frame = Frames.request(channel.alloc(), op, id, request);
         } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(new CreelException(ErrorCode.INVALID_ARGUMENT,
-                    "cannot encode " + op + " request: " + e.getMessage(), e));
+            return CompletableFuture.failedFuture(Frames.unencodable(op, e));
         }
         return send(op, id, frame, null, decoder, timeout);
     }
@@ -159,8 +158,7 @@ public final class RpcClient implements RpcConnection {
             frame.setInt(0, frame.readableBytes() - Frame.LENGTH_FIELD + payload.readableBytes());
         } catch (RuntimeException e) {
             payload.release();
-            return CompletableFuture.failedFuture(new CreelException(ErrorCode.INVALID_ARGUMENT,
-                    "cannot encode " + op + " request: " + e.getMessage(), e));
+            return CompletableFuture.failedFuture(Frames.unencodable(op, e));
         }
         return send(op, id, frame, payload, decoder, requestTimeout);
     }
@@ -184,8 +182,7 @@ public final class RpcClient implements RpcConnection {
         try {
             frame = Frames.request(channel.alloc(), op, id, request);
         } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(new CreelException(ErrorCode.INVALID_ARGUMENT,
-                    "cannot encode " + op + " request: " + e.getMessage(), e));
+            return CompletableFuture.failedFuture(Frames.unencodable(op, e));
         }
         int expected = dst.remaining();
         // Used only for a reply that is not placed: an OK reply of the wrong size.

@@ -164,8 +164,7 @@ final class RdmaRpcConnection implements RpcConnection {
         try {
             frame = Frames.request(ByteBufAllocator.DEFAULT, op, id, request);
         } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(new CreelException(ErrorCode.INVALID_ARGUMENT,
-                    "cannot encode " + op + " request: " + e.getMessage(), e));
+            return CompletableFuture.failedFuture(Frames.unencodable(op, e));
         }
         return send(op, id, frame, decoder, timeout);
     }
@@ -181,8 +180,7 @@ final class RdmaRpcConnection implements RpcConnection {
             frame.writeBytes(payload, payload.readerIndex(), payload.readableBytes());
             Frames.finish(frame);
         } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(new CreelException(ErrorCode.INVALID_ARGUMENT,
-                    "cannot encode " + op + " request: " + e.getMessage(), e));
+            return CompletableFuture.failedFuture(Frames.unencodable(op, e));
         } finally {
             payload.release();
         }
