@@ -55,6 +55,8 @@ final class RdmaRpcConnection implements RpcConnection {
     private static final long MAX_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** Sleep while no request is in flight (a send wakes the poller at once). */
     private static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    /** How long closing waits for the poller to leave the completion queue (it is unparked at once). */
+    private static final long POLLER_EXIT_MILLIS = 2_000;
 
     private final HostPort remote;
     private final DaRPCClientGroup<FrameMessage, FrameMessage> group;
@@ -208,6 +210,13 @@ final class RdmaRpcConnection implements RpcConnection {
         long millis = Math.max(1, timeout.toMillis());
         p.timer = DaRpcWaits.TIMER.schedule(() -> timedOut(id, op, millis), millis, TimeUnit.MILLISECONDS);
         synchronized (sendLock) {
+            // Checked again under the lock that closing takes: nothing is posted once the endpoint may
+            // be on its way to being destroyed.
+            if (closeReason != null) {
+                frame.release();
+                failPending(id);
+                return p.future;
+            }
             FrameMessage[] pair = freePairs.poll();
             if (pair == null) {
                 queued.add(new Queued(id, frame));
@@ -313,7 +322,7 @@ final class RdmaRpcConnection implements RpcConnection {
     /** A slot came free: the oldest waiting request takes it. */
     private void sendNext(FrameMessage[] pair) {
         synchronized (sendLock) {
-            while (true) {
+            while (closeReason == null) {
                 Queued next = queued.poll();
                 if (next == null) {
                     freePairs.push(pair);
@@ -325,6 +334,15 @@ final class RdmaRpcConnection implements RpcConnection {
                 }
                 next.frame().release(); // timed out while it waited
             }
+        }
+    }
+
+    /** Fails a request that lost the race with closing (its future may have been failed already). */
+    private void failPending(long id) {
+        Pending<?> p = pending.remove(id);
+        if (p != null) {
+            p.cancelTimer();
+            p.future.completeExceptionally(lost(closeReason));
         }
     }
 
@@ -340,6 +358,11 @@ final class RdmaRpcConnection implements RpcConnection {
     /** Closes, waiting a bounded time for DaRPC to let go. */
     @Override
     public void close() {
+        if (Thread.currentThread() == poller) {
+            // A reply's callback closing its own connection: the poller cannot wait for itself to stop.
+            closeLater("closed by this client");
+            return;
+        }
         if (failEverything("closed by this client")) {
             DaRpcWaits.closeWithin("closing the rdma:// connection to " + remote, Duration.ofSeconds(5),
                     this::releaseDaRpc);
@@ -375,6 +398,15 @@ final class RdmaRpcConnection implements RpcConnection {
 
     /** DaRPC's close waits for the disconnect; run it where waiting harms nobody. */
     private void releaseDaRpc() throws IOException, InterruptedException {
+        // The poller polls the completion queue that closing destroys: it must be gone first (it sees
+        // the close reason at its next turn). Called from the poller itself only through a background
+        // thread, never on it.
+        poller.join(POLLER_EXIT_MILLIS);
+        if (poller.isAlive()) {
+            LOG.warn("rdma:// connection to {}: its completion poller did not stop within {} ms; its queue pair "
+                    + "and completion queue are left open rather than destroyed under it", remote, POLLER_EXIT_MILLIS);
+            return;
+        }
         try {
             endpoint.close();
         } finally {

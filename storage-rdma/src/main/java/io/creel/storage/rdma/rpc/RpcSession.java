@@ -18,6 +18,7 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,6 +54,12 @@ final class RpcSession {
     private final Consumer<String> onDrop;
     private final EmbeddedChannel channel;
     private final Map<Long, Exchange> waiting = new ConcurrentHashMap<>();
+    /**
+     * Replies are sent under the read lock, and dropping takes the write lock before the endpoint is
+     * closed: a reply never posts on a queue pair that is being destroyed (a native crash, not an
+     * exception).
+     */
+    private final ReentrantReadWriteLock sendLock = new ReentrantReadWriteLock();
     private boolean dropped;
 
     /**
@@ -112,35 +119,53 @@ final class RpcSession {
             LOG.debug("{}: reply to request {} of {} after the connection closed", server, id, peer);
             return;
         }
-        FrameMessage out = exchange.reply();
-        if (out.fits(frame.readableBytes())) {
-            out.set(frame);
-        } else {
-            Opcode op = Opcode.ofCode(frame.getUnsignedByte(at + Frame.LENGTH_FIELD));
-            ByteBuf error = Frames.error(channel.alloc(), op == null ? Opcode.STATUS : op, id,
-                    new CreelException(ErrorCode.LIMIT_EXCEEDED, server + ": the " + op + " reply of "
-                            + frame.readableBytes() + " bytes exceeds the rdma:// message size of " + capacity
-                            + " bytes (raise " + RdmaTierKeys.RPC_MESSAGE_SIZE.name() + ", or use creel://)"));
-            try {
-                out.set(error);
-            } finally {
-                error.release();
-            }
-        }
+        Exception failed = null;
+        sendLock.readLock().lock();
         try {
+            if (dropped) {
+                LOG.debug("{}: reply to request {} of {} after the connection closed", server, id, peer);
+                return;
+            }
+            place(exchange.reply(), frame, at, id);
             exchange.send();
         } catch (IOException | RuntimeException e) {
-            drop("sending a reply failed: " + e);
+            failed = e;
+        } finally {
+            sendLock.readLock().unlock();
+        }
+        if (failed != null) {
+            drop("sending a reply failed: " + failed);
+        }
+    }
+
+    /** Copies a reply frame into its message, or a LIMIT_EXCEEDED error when it does not fit. */
+    private void place(FrameMessage out, ByteBuf frame, int at, long id) {
+        if (out.fits(frame.readableBytes())) {
+            out.set(frame);
+            return;
+        }
+        Opcode op = Opcode.ofCode(frame.getUnsignedByte(at + Frame.LENGTH_FIELD));
+        ByteBuf error = Frames.error(channel.alloc(), op == null ? Opcode.STATUS : op, id,
+                new CreelException(ErrorCode.LIMIT_EXCEEDED, server + ": the " + op + " reply of "
+                        + frame.readableBytes() + " bytes exceeds the rdma:// message size of " + capacity
+                        + " bytes (raise " + RdmaTierKeys.RPC_MESSAGE_SIZE.name() + ", or use creel://)"));
+        try {
+            out.set(error);
+        } finally {
+            error.release();
         }
     }
 
     /** Ends the session: its connection state goes and the client is disconnected; {@code why} is logged. */
     void drop(String why) {
-        synchronized (this) {
+        sendLock.writeLock().lock(); // waits for replies being sent; none starts after
+        try {
             if (dropped) {
                 return;
             }
             dropped = true;
+        } finally {
+            sendLock.writeLock().unlock();
         }
         waiting.clear();
         if (why != null) {
