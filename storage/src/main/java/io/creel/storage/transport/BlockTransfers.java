@@ -204,7 +204,7 @@ public final class BlockTransfers implements AutoCloseable {
                 }
             }
             if (!aboutTheData(e) && !(e instanceof ServerNotServing)) {
-                Choice next = selector.fallBack(loc.server(), direction, choice);
+                Choice next = selector.fallBack(loc.server(), direction, choice, e);
                 if (next != null && next.rank() > choice.rank()) {
                     transfer(loc, next);
                     return;

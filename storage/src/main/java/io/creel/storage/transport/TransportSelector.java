@@ -119,14 +119,15 @@ public final class TransportSelector implements AutoCloseable {
     /**
      * The next costlier transport after {@code failed} for {@code server}, which from now on is the
      * choice for that server, or {@code null} if none is left. If another caller already moved on
-     * past {@code failed}, its choice is returned.
+     * past {@code failed}, its choice is returned. {@code why} (the failure) goes into the one log
+     * line that says so.
      */
-    Choice fallBack(StorageServerInfo server, Direction direction, Choice failed) {
+    Choice fallBack(StorageServerInfo server, Direction direction, Choice failed, Throwable why) {
         try {
             Choice next = chooseAfter(server, direction, failed.rank());
             if (next.transport() != failed.transport()) {
-                LOG.info("{} transport to {} failed; {} from now on", failed.transport().name(), server.address(),
-                        next.transport().name());
+                LOG.info("{} transport to {} failed ({}); {} from now on", failed.transport().name(),
+                        server.address(), why.getMessage(), next.transport().name());
             }
             return next;
         } catch (CreelException none) {
