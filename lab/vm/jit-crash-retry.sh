@@ -16,14 +16,32 @@ run_retrying_jit_crash() {
 	export CREEL_LAB_CRASHES="$CREEL_LAB_OUT/crashes/$name"
 	mkdir -p "$CREEL_LAB_CRASHES"
 	"$@" || rc=$?
+	[ "$rc" -eq 0 ] || crash_summaries "$CREEL_LAB_CRASHES" >&2
 	if [ "$rc" -ne 0 ] && jit_code_crash "$CREEL_LAB_CRASHES" >/dev/null; then
 		echo "lab: $name: a JVM died in JIT-compiled code ($(jit_code_crash "$CREEL_LAB_CRASHES")); not a test result: running $name once more" >&2
 		CREEL_LAB_CRASHES="$CREEL_LAB_OUT/crashes/$name-rerun"
 		mkdir -p "$CREEL_LAB_CRASHES"
 		rc=0
 		"$@" || rc=$?
+		[ "$rc" -eq 0 ] || crash_summaries "$CREEL_LAB_CRASHES" >&2
 	fi
 	return "$rc"
+}
+
+# crash_summaries DIR: for each crash log in DIR, the lines that say what died where (signal, the
+# problematic frame, the top of the native and Java stacks), so that a CI log shows them without the
+# files.
+crash_summaries() {
+	local log
+	for log in "$1"/hs_err_pid*.log; do
+		[ -f "$log" ] || continue
+		echo "lab: JVM crash log $log:"
+		grep -m1 -E '^# +SIG[A-Z]+' "$log" | sed 's/^/lab:   /'
+		grep -A1 '^# Problematic frame:' "$log" | tail -n 1 | sed 's/^/lab:   /'
+		grep -m1 -E '^Current thread' "$log" | cut -c1-160 | sed 's/^/lab:   /'
+		awk '/^Native frames:/ {n = 1} n && n <= 12 {print "lab:   " $0; n++} /^$/ && n {n = 0}' "$log"
+		awk '/^Java frames:/ {n = 1} n && n <= 12 {print "lab:   " $0; n++} /^$/ && n {n = 0}' "$log"
+	done
 }
 
 # jit_code_crash DIR: prints the signal and problematic frame of the first crash log in DIR whose

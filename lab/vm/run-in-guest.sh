@@ -403,6 +403,13 @@ case "$mode" in
 		wait_exit "$began"
 		guest_result && rc=0 || rc=$?
 		say "finished in $((SECONDS - began)) s, command exit code $rc"
+		if [ "$rc" -ne 0 ] && [ "$quiet" -eq 1 ]; then
+			# A quiet run's console is not on stderr: show what the failure left there (crash summaries,
+			# the last test lines), so that a CI log explains the exit code on its own.
+			say "the console's crash reports and last lines ($out/console.log):"
+			grep -a '^lab:   \|^lab: JVM crash\|died in JIT' "$out/console.log" | tr -d '\r' | head -n 80 >&2 || true
+			tail -n 40 "$out/console.log" | tr -d '\r' >&2
+		fi
 		exit "$rc"
 		;;
 	host)
