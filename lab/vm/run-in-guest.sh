@@ -234,6 +234,7 @@ make_initrd() {
 		echo "export HOME=/tmp/home LANG=C.UTF-8"
 		echo 'mkdir -p "$HOME"'
 		[ -n "${JAVA_HOME:-}" ] && printf 'export JAVA_HOME=%q\n' "$JAVA_HOME"
+		[ -n "$(guest_jvm_options)" ] && printf 'export JDK_JAVA_OPTIONS=%q\n' "$(guest_jvm_options)"
 		for v in $(compgen -e | grep '^CREEL_' | grep -v '^CREEL_LAB' || true); do
 			printf 'export %s=%q\n' "$v" "${!v}"
 		done
@@ -252,6 +253,25 @@ make_initrd() {
 	cat "$kernel_dir/base.cpio.gz" "$run/piece.cpio.gz" >"$run/initrd.gz"
 }
 
+accel_kind() {
+	echo "${CREEL_LAB_ACCEL:-tcg}"
+}
+
+# The options every JVM in the guest starts with (as JDK_JAVA_OPTIONS). Under software emulation,
+# C1 only: with one host thread per vCPU, QEMU can run a method whose entry HotSpot is patching on
+# the other vCPU half old and half new — crash logs showed SIGSEGV at a method entry that held the
+# freshly patched jump, and SIGILL in compiled code, in tests that pass when run again. HotSpot
+# patches entries when it replaces a method's code, which tiered compilation does for every hot
+# method (level 3, then C2); stopping at level 1 compiles each method once, and spares the guest
+# C2's compile time, which emulation makes long. CREEL_LAB_JVM_OPTS replaces the options ("" for none).
+guest_jvm_options() {
+	if [ -n "${CREEL_LAB_JVM_OPTS+set}" ]; then
+		echo "$CREEL_LAB_JVM_OPTS"
+	elif [ "$(accel_kind)" != kvm ]; then
+		echo "-XX:TieredStopAtLevel=1"
+	fi
+}
+
 # Starts QEMU in the background; sets qemu_pid (the pid of the `timeout` wrapping it).
 start_guest() {
 	local run=$1 accel cpu
@@ -260,11 +280,12 @@ start_guest() {
 	# Software emulation by default: /dev/kvm may exist and still hang a nested guest (it does on
 	# the shared build machine). CREEL_LAB_ACCEL=kvm opts in where KVM works.
 	# Under emulation the CPU model is QEMU's baseline qemu64: with "-cpu max" the JVM's JIT met
-	# instructions QEMU 7.2 emulates wrongly (SIGILL in compiled code).
-	if [ "${CREEL_LAB_ACCEL:-tcg}" = kvm ]; then
+	# instructions QEMU 7.2 emulates wrongly (SIGILL in compiled code). CREEL_LAB_TCG_THREAD=single
+	# makes the vCPUs take turns on one host thread (see guest_jvm_options; about half the speed).
+	if [ "$(accel_kind)" = kvm ]; then
 		accel="-accel kvm" cpu=host
 	else
-		accel="-accel tcg" cpu=qemu64
+		accel="-accel tcg,thread=${CREEL_LAB_TCG_THREAD:-multi}" cpu=qemu64
 	fi
 	# Concurrent runs (other engineers, other --names) take turns from choosing a port until QEMU
 	# has bound it, so two guests never pick the same free port.
