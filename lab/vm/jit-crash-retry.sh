@@ -1,14 +1,16 @@
 # Sourced by the lab's test runners. Under QEMU's software emulation a JVM now and then dies of a
-# fatal signal (SIGILL, SIGSEGV) inside its own JIT-compiled Java code, in different tests and
-# methods each time, and the same tests pass when run again (lab/README.md "Debugging"). Such a crash
-# gets one more run; a crash in native code (libdisni.so's C, "C [lib...]" frames) does not, nor
-# does any other failure or a second crash.
+# fatal signal (SIGILL, SIGSEGV) inside code HotSpot generated at run time — compiled Java methods,
+# the interpreter, stubs — in different tests and methods each time, and the same tests pass when run
+# again: multi-threaded TCG can run code one vCPU executes while the other patches it (lab/README.md
+# "Debugging"). Such a crash gets one more run; a crash in native code (libdisni.so's C, "C [lib...]"
+# frames) or in the JVM's own C++ ("V [libjvm.so...]") does not, nor does any other failure or a
+# second crash.
 #
 #   run_retrying_jit_crash NAME FUNCTION [ARG...]
 #
 # Runs FUNCTION with CREEL_LAB_CRASHES set to a fresh directory, which FUNCTION passes to its JVMs as
 # -XX:ErrorFile="$CREEL_LAB_CRASHES/hs_err_pid%p.log". If it fails and a crash log there names a
-# JIT-compiled frame as the problematic one, runs it once more, saying so on stderr. Returns the exit
+# generated-code frame as the problematic one, runs it once more, saying so on stderr. Returns the exit
 # code of the last run.
 run_retrying_jit_crash() {
 	local name=$1 rc=0
@@ -45,12 +47,13 @@ crash_summaries() {
 }
 
 # jit_code_crash DIR: prints the signal and problematic frame of the first crash log in DIR whose
-# problematic frame is JIT-compiled Java code ("J ..."); fails if there is none.
+# problematic frame is code HotSpot generated: compiled ("J"), interpreted ("j") or a stub ("v");
+# fails if there is none.
 jit_code_crash() {
 	local log
 	for log in "$1"/hs_err_pid*.log; do
 		[ -f "$log" ] || continue
-		if grep -A1 "^# Problematic frame:" "$log" | grep -q "^# J "; then
+		if grep -A1 "^# Problematic frame:" "$log" | grep -Eq "^# [Jjv] "; then
 			echo "$(grep -m1 -o 'SIG[A-Z]*' "$log") in $(grep -A1 '^# Problematic frame:' "$log" | tail -n 1 | cut -c3-90), $log"
 			return 0
 		fi

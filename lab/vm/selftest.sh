@@ -25,6 +25,8 @@ no_guest_left() { # name
 	fi
 }
 
+bash lab/vm/retry-rule-test.sh || failures=$((failures + 1))
+
 $lab --quiet --name selftest -- sh -c 'exit 7'
 check "the command's exit code passes through" 7 $?
 
