@@ -33,6 +33,11 @@ final class LabDaemon implements AutoCloseable {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xmx320m");
+        String crashes = System.getenv("CREEL_LAB_CRASHES");
+        if (crashes != null) {
+            // Where the lab's runner looks for crash logs (lab/vm/jit-crash-retry.sh).
+            cmd.add("-XX:ErrorFile=" + crashes + "/hs_err_pid%p.log");
+        }
         cmd.add("--add-exports");
         cmd.add("java.base/sun.nio.ch=ALL-UNNAMED");
         cmd.add("-Djava.library.path=" + System.getProperty("java.library.path"));
