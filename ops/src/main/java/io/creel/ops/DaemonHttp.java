@@ -167,11 +167,6 @@ public final class DaemonHttp implements AutoCloseable {
         return server.port();
     }
 
-    /** The registry {@code /metrics} shows. */
-    PrometheusRegistry registry() {
-        return registry;
-    }
-
     @Override
     public void close() {
         server.close();
