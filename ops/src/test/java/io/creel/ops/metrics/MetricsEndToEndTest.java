@@ -115,6 +115,58 @@ class MetricsEndToEndTest {
         }
     }
 
+    @Test
+    void everyNameTheReadmeTableAndTheGrafanaDashboardUseIsExposedAndEveryExposedFamilyIsDocumented()
+            throws Exception {
+        String m;
+        try (DaemonHttp http = DaemonHttp.localCluster("127.0.0.1", 0);
+             MiniCluster cluster = MiniCluster.builder().temporaryDirectories().dram(16 << 20).disk(16 << 20)
+                     .servers(1, 1).set(NamenodeKeys.LOG_DIR, logDir.toString()).start()) {
+            http.clusterServing(cluster.namenodes(), cluster.clientConf().get(ConfKeys.NAMENODE_ADDRESS),
+                    cluster.storageServers());
+            try (CreelClient c = CreelClient.connect(cluster.clientConf())) {
+                try (OutputStream out = c.create("/f", NodeType.FILE).join().outputStream()) {
+                    out.write(new byte[64 * 1024]);
+                }
+                assertThrows(CompletionException.class, () -> c.lookup("/missing").join());
+            }
+            assertTrue(cluster.namenode().persistence().orElseThrow().checkpoint());
+            m = Http.get(http.port(), "/metrics").body();
+        }
+        java.util.Set<String> exposed = new java.util.TreeSet<>();
+        java.util.Set<String> families = new java.util.TreeSet<>();
+        for (String line : m.lines().toList()) {
+            if (line.startsWith("# TYPE ")) {
+                String family = line.split(" ")[2];
+                families.add(family);
+                exposed.add(family);
+            } else if (!line.startsWith("#") && !line.isBlank()) {
+                exposed.add(line.split("[{ ]")[0]);
+            }
+        }
+        String readme = java.nio.file.Files.readString(Path.of("README.md"));
+        String dashboard = java.nio.file.Files.readString(Path.of("..", "docker", "grafana", "creel-dashboard.json"));
+        java.util.Set<String> used = new java.util.TreeSet<>(names(dashboard));
+        String table = readme.substring(readme.indexOf("| name | type |"), readme.indexOf("Spill into lower classes"));
+        java.util.Set<String> documented = names(table);
+        used.addAll(documented);
+        List<String> missing = used.stream().filter(n -> !exposed.contains(n)).toList();
+        assertEquals(List.of(), missing, "names the README or the dashboard use but /metrics does not have:\n" + m);
+        // A counter family is documented with its _total series.
+        List<String> undocumented = families.stream()
+                .filter(f -> !documented.contains(f) && !documented.contains(f + "_total")).toList();
+        assertEquals(List.of(), undocumented, "metric families missing from ops/README.md's table");
+    }
+
+    private static java.util.Set<String> names(String text) {
+        java.util.Set<String> out = new java.util.TreeSet<>();
+        Matcher mt = Pattern.compile("creel_[a-z_]+[a-z]").matcher(text);
+        while (mt.find()) {
+            out.add(mt.group());
+        }
+        return out;
+    }
+
     /** The value of one series; fails naming it when it is absent. */
     private static double value(String exposition, String name, String labels) {
         String series = labels == null ? name : name + "{" + labels + "}";
