@@ -17,6 +17,7 @@ import io.creel.ops.metrics.TransferMetrics;
 import io.creel.ops.status.StatusPage;
 import io.creel.storage.StorageKeys;
 import io.creel.storage.runtime.StorageServerRuntime;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.ArrayList;
 import java.util.List;
@@ -125,13 +126,15 @@ public final class DaemonHttp implements AutoCloseable {
 
     /**
      * Starts a server whose readiness is {@code startingReason} until a daemon is attached. Every
-     * daemon process reports its RPC servers and its data-plane transfers; a namenode's (one with
+     * daemon process reports its RPC servers, its data-plane transfers and its JVM; a namenode's (one with
      * {@code partitions}) serves the status page.
      */
     private static DaemonHttp starting(String name, String host, int port, String startingReason,
                                        List<HostPort> partitions, int self) {
         PrometheusRegistry registry = new PrometheusRegistry();
         TransferMetrics.register(registry);
+        // Heap, direct buffers (the transports' pools), GC pauses, threads, process CPU and memory.
+        JvmMetrics.builder().register(registry);
         AtomicReference<Readiness> serving = new AtomicReference<>();
         AtomicReference<StatusPage.Source> pageSource = new AtomicReference<>();
         Readiness ready = () -> {
