@@ -162,6 +162,9 @@ class StatusPageBrowserTest {
                 assertTrue(errors.getText().contains("NOT_FOUND") && errors.getText().contains("/jobs/missing"),
                         errors.getText());
 
+                assertEquals("http://127.0.0.1:" + http.port() + "/metrics",
+                        browser.findElement(By.linkText("metrics")).getAttribute("href"));
+
                 // Readable on a laptop: nothing wider than a 1366-pixel window.
                 long overflow = (Long) ((JavascriptExecutor) browser).executeScript(
                         "return document.documentElement.scrollWidth - window.innerWidth;");
