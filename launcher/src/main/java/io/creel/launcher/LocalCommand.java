@@ -5,11 +5,15 @@ import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.ConfValues;
 import io.creel.common.conf.CreelConf;
 import io.creel.common.protocol.StorageServerInfo;
+import io.creel.common.net.HostPort;
 import io.creel.minicluster.MiniCluster;
+import io.creel.ops.DaemonHttp;
+import io.creel.ops.OpsKeys;
 import io.creel.storage.local.transport.SameHostFiles;
 import io.creel.storage.runtime.StorageServerRuntime;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -54,7 +58,23 @@ public final class LocalCommand implements Callable<Integer> {
         if (dataDir != null) {
             b.diskDir(dataDir);
         }
-        MiniCluster cluster = b.start();
+        // One process, one HTTP server for all of it, up before the cluster so its RPC metrics see every
+        // connection; a free port unless creel.http.port names one.
+        String host = conf.get(OpsKeys.HTTP_HOST).isEmpty() ? "127.0.0.1" : conf.get(OpsKeys.HTTP_HOST);
+        DaemonHttp http = DaemonHttp.localCluster(host, conf.get(OpsKeys.HTTP_PORT));
+        MiniCluster cluster = null;
+        try {
+            cluster = b.start();
+            List<HostPort> addresses = cluster.clientConf().get(ConfKeys.NAMENODE_ADDRESS);
+            http.clusterServing(cluster.namenodes(), addresses, cluster.storageServers());
+        } catch (RuntimeException e) {
+            http.close();
+            if (cluster != null) {
+                cluster.close();
+            }
+            throw e;
+        }
+        MiniCluster started = cluster;
         PrintStream out = System.out;
         out.println("Creel local cluster serving at " + cluster.address().toUri().replace("127.0.0.1", "localhost"));
         for (StorageServerRuntime s : cluster.storageServers()) {
@@ -62,9 +82,14 @@ public final class LocalCommand implements Callable<Integer> {
             out.printf("  %-5s tier  %10s  at %s  (%s)%n", i.tier(), ConfValues.formatSize(i.blockCount() * i.blockSize()),
                     i.address(), SameHostFiles.of(i).dataPath());
         }
+        out.println("Status page http://localhost:" + http.port() + "/   metrics http://localhost:" + http.port()
+                + "/metrics   health http://localhost:" + http.port() + "/health");
         out.println("Try: bin/creel fs put FILE /x   |   bin/creel report   |   Ctrl-C stops the cluster");
         out.flush();
-        return Daemons.runUntilInterrupted("local cluster", cluster);
+        return Daemons.runUntilInterrupted("local cluster", () -> {
+            http.close();
+            started.close();
+        });
     }
 
     static long parseSize(String option, String text) {
