@@ -3,11 +3,13 @@ package io.creel.launcher;
 import io.creel.cli.CommonOptions;
 import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.CreelConf;
+import io.creel.ops.DaemonHttp;
 import io.creel.storage.StorageKeys;
 import io.creel.storage.runtime.StorageServerRuntime;
 import io.creel.storage.server.StorageServer;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -59,9 +61,18 @@ public final class DatanodeCommand implements Callable<Integer> {
         }
         CreelConf conf = common.loadConf().with(o);
         StorageServerRuntime rt = StorageServerRuntime.start(conf, tier);
+        Optional<DaemonHttp> http;
+        try {
+            http = DaemonHttp.storageServer(conf, rt);
+        } catch (RuntimeException e) {
+            rt.close();
+            throw e;
+        }
         System.out.println("Creel " + tier + " storage server at " + rt.info().address() + ", registering with "
                 + conf.explicitSettings().getOrDefault(ConfKeys.NAMENODE_ADDRESS.name(),
                         ConfKeys.NAMENODE_ADDRESS.defaultText()));
+        http.ifPresent(h -> System.out.println("Creel " + tier + " storage server HTTP (/metrics, /health) on port "
+                + h.port()));
         System.out.flush();
         // A decommissioned server has nothing left to serve: the daemon exits on its own.
         rt.onDecommissioned(() -> {
@@ -70,6 +81,9 @@ public final class DatanodeCommand implements Callable<Integer> {
             System.out.flush();
             System.exit(0);
         });
-        return Daemons.runUntilInterrupted(tier + " storage server", rt);
+        return Daemons.runUntilInterrupted(tier + " storage server", () -> {
+            http.ifPresent(DaemonHttp::close);
+            rt.close();
+        });
     }
 }

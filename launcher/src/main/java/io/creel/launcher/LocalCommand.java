@@ -5,11 +5,15 @@ import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.ConfValues;
 import io.creel.common.conf.CreelConf;
 import io.creel.common.protocol.StorageServerInfo;
+import io.creel.common.net.HostPort;
 import io.creel.minicluster.MiniCluster;
+import io.creel.ops.DaemonHttp;
+import io.creel.ops.OpsKeys;
 import io.creel.storage.local.transport.SameHostFiles;
 import io.creel.storage.runtime.StorageServerRuntime;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -55,6 +59,17 @@ public final class LocalCommand implements Callable<Integer> {
             b.diskDir(dataDir);
         }
         MiniCluster cluster = b.start();
+        DaemonHttp http;
+        try {
+            // One process, one HTTP server for all of it; a free port unless creel.http.port names one.
+            String host = conf.get(OpsKeys.HTTP_HOST).isEmpty() ? "127.0.0.1" : conf.get(OpsKeys.HTTP_HOST);
+            List<HostPort> addresses = cluster.clientConf().get(ConfKeys.NAMENODE_ADDRESS);
+            http = DaemonHttp.localCluster(host, conf.get(OpsKeys.HTTP_PORT), cluster.namenodes(), addresses,
+                    cluster.storageServers());
+        } catch (RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
         PrintStream out = System.out;
         out.println("Creel local cluster serving at " + cluster.address().toUri().replace("127.0.0.1", "localhost"));
         for (StorageServerRuntime s : cluster.storageServers()) {
@@ -62,9 +77,14 @@ public final class LocalCommand implements Callable<Integer> {
             out.printf("  %-5s tier  %10s  at %s  (%s)%n", i.tier(), ConfValues.formatSize(i.blockCount() * i.blockSize()),
                     i.address(), SameHostFiles.of(i).dataPath());
         }
+        out.println("Status page http://localhost:" + http.port() + "/   metrics http://localhost:" + http.port()
+                + "/metrics   health http://localhost:" + http.port() + "/health");
         out.println("Try: bin/creel fs put FILE /x   |   bin/creel report   |   Ctrl-C stops the cluster");
         out.flush();
-        return Daemons.runUntilInterrupted("local cluster", cluster);
+        return Daemons.runUntilInterrupted("local cluster", () -> {
+            http.close();
+            cluster.close();
+        });
     }
 
     static long parseSize(String option, String text) {

@@ -6,11 +6,13 @@ import io.creel.common.conf.CreelConf;
 import io.creel.common.net.HostPort;
 import io.creel.namenode.NamenodeKeys;
 import io.creel.namenode.NamenodeServer;
+import io.creel.ops.DaemonHttp;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -51,12 +53,26 @@ public final class NamenodeCommand implements Callable<Integer> {
             entry = all.get(localEntry(all));
         }
         int p = port != null ? port : entry.port();
+        // Up before the namenode: probes see it live, and not ready while it restores its namespace.
+        Optional<DaemonHttp> http = DaemonHttp.namenode(conf, "namenode " + entry);
         // An rdma:// entry: this namenode serves over RDMA too (and always over TCP, on the same port number).
-        NamenodeServer nn = NamenodeServer.start(conf, conf.get(NamenodeKeys.BIND_HOST), p, entry.scheme());
+        NamenodeServer nn;
+        try {
+            nn = NamenodeServer.start(conf, conf.get(NamenodeKeys.BIND_HOST), p, entry.scheme());
+        } catch (RuntimeException e) {
+            http.ifPresent(DaemonHttp::close);
+            throw e;
+        }
+        http.ifPresent(h -> h.namenodeServing(nn));
+        http.ifPresent(h -> System.out.println("Creel namenode HTTP (status page, /metrics, /health) on port "
+                + h.port()));
         System.out.println("Creel namenode listening on " + conf.get(NamenodeKeys.BIND_HOST) + ":" + nn.port()
                 + (HostPort.SCHEME.equals(entry.scheme()) ? "" : " (and over " + entry.scheme() + "://)"));
         System.out.flush();
-        return Daemons.runUntilInterrupted("namenode", nn);
+        return Daemons.runUntilInterrupted("namenode", () -> {
+            http.ifPresent(DaemonHttp::close);
+            nn.close();
+        });
     }
 
     /** The first entry whose host is an address of this machine; 0 if none is. */

@@ -35,7 +35,7 @@ class ArchitectureTest {
         layer(2, "storage-tcp", "storage-local", "storage-rdma");
         // NVMe-oF over RDMA runs jNVMf on storage-rdma's libdisni.so and asks it whether RDMA is there.
         layer(3, "storage-nvmf", "namenode", "client");
-        layer(4, "cli", "minicluster");
+        layer(4, "cli", "minicluster", "ops");
         layer(5, "hdfs-adapter", "spark-shuffle", "spark-broadcast", "ycsb-binding", "bench");
         layer(6, "launcher");
         layer(7, "multihost-tests");
@@ -173,6 +173,13 @@ class ArchitectureTest {
     void onlyCommandsParseCommandLines() {
         noClasses().that().resideOutsideOfPackages("io.creel.cli..", "io.creel.launcher..", "io.creel.bench..")
                 .should().dependOnClassesThat().resideInAPackage("picocli..")
+                .check(classes);
+    }
+
+    @Test
+    void onlyOpsKnowsThePrometheusClientAndTheHttpServer() {
+        noClasses().that().resideOutsideOfPackage("io.creel.ops..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.prometheus..", "com.sun.net.httpserver..")
                 .check(classes);
     }
 }
