@@ -11,7 +11,8 @@
 #   5. Puts and gets from the client container and from this host (bin/creel), each side reading what
 #      the other wrote; a container reading a mounted creel-site.conf.
 #   6. The disk storage server's container restarts; it comes back healthy with its blocks, and both
-#      files read back unchanged.
+#      files read back unchanged. Then both namenode containers restart: their logs are on volumes, so
+#      the namespace is back once they are healthy, and the files and the KeyValue read back unchanged.
 #   7. Everything torn down (containers, volumes, the compose project), also when a step fails.
 # Each part is timed; a summary prints at the end. Needs root. Exit 0 only if every check passed.
 #
@@ -63,11 +64,13 @@ cleanup() {
       compose down -v --remove-orphans --timeout 20 >/dev/null 2>&1 \
         || say "compose down of project $project failed"
       left=$("$DOCKER" ps -aq --filter "label=com.docker.compose.project=$project")
+      # shellcheck disable=SC2086 # one word per container id
       [ -z "$left" ] || { say "containers of $project still there after down: $left; removing"; "$DOCKER" rm -fv $left >/dev/null; }
     fi
   fi
   # One-off containers (docker run --rm) remove themselves; an interrupted one may not have.
   left=$("$DOCKER" ps -aq --filter "label=creel.test.run=$project" 2>/dev/null)
+  # shellcheck disable=SC2086 # one word per container id
   [ -z "$left" ] || "$DOCKER" rm -fv $left >/dev/null 2>&1
   rm -rf "$work"
   if [ -n "$started_dockerd" ]; then
@@ -256,6 +259,27 @@ host report >"$work/report2.txt" || fail "report after the restart"
 awk '$3 == "disk"' "$work/report2.txt" | grep -c . | grep -qx 1 || fail "after the restart the report lists other than one disk server: $(cat "$work/report2.txt")"
 awk -v a="$disk_before" '$1 == a && $4 == "live"' "$work/report2.txt" | grep -q . \
   || fail "the disk server $disk_before is not live after its restart: $(cat "$work/report2.txt")"
+
+part "restart both namenode containers"
+# Their logs are on volumes (compose.persist.yml): the namespace comes back, and the storage servers,
+# which kept running, register again.
+compose restart -t 20 nn0 nn1 >/dev/null 2>&1 || fail "compose restart nn0 nn1"
+deadline=$((SECONDS + 120))
+for s in nn0 nn1 dram disk; do
+  until [ "$(health $s)" = healthy ]; do
+    [ $SECONDS -lt $deadline ] || fail "$s is $(health $s) 120 s after the namenodes restarted"
+    sleep 1
+  done
+done
+until host report 2>/dev/null | awk '$4 == "live" { n++ } END { exit n == 2 ? 0 : 1 }'; do
+  [ $SECONDS -lt $deadline ] || fail "the storage servers are not both live 120 s after the namenodes restarted: $(host report 2>&1)"
+  sleep 1
+done
+host fs get /dockertest/from-host.bin "$work/again.bin" || fail "fs get after the namenodes restarted"
+cmp "$work/from-host.bin" "$work/again.bin" || fail "after the namenodes restarted the host's file read back differently"
+in_client fs get /dockertest/from-client.bin - | cmp - "$work/from-client.bin" \
+  || fail "after the namenodes restarted the client's file read back differently"
+[ "$(in_client kv get /dockertest/table k -)" = "from the host" ] || fail "kv get after the namenodes restarted"
 host fs rm -r /dockertest || fail "fs rm -r /dockertest"
 
 part "tear down"
