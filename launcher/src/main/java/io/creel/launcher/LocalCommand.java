@@ -58,18 +58,23 @@ public final class LocalCommand implements Callable<Integer> {
         if (dataDir != null) {
             b.diskDir(dataDir);
         }
-        MiniCluster cluster = b.start();
-        DaemonHttp http;
+        // One process, one HTTP server for all of it, up before the cluster so its RPC metrics see every
+        // connection; a free port unless creel.http.port names one.
+        String host = conf.get(OpsKeys.HTTP_HOST).isEmpty() ? "127.0.0.1" : conf.get(OpsKeys.HTTP_HOST);
+        DaemonHttp http = DaemonHttp.localCluster(host, conf.get(OpsKeys.HTTP_PORT));
+        MiniCluster cluster = null;
         try {
-            // One process, one HTTP server for all of it; a free port unless creel.http.port names one.
-            String host = conf.get(OpsKeys.HTTP_HOST).isEmpty() ? "127.0.0.1" : conf.get(OpsKeys.HTTP_HOST);
+            cluster = b.start();
             List<HostPort> addresses = cluster.clientConf().get(ConfKeys.NAMENODE_ADDRESS);
-            http = DaemonHttp.localCluster(host, conf.get(OpsKeys.HTTP_PORT), cluster.namenodes(), addresses,
-                    cluster.storageServers());
+            http.clusterServing(cluster.namenodes(), addresses, cluster.storageServers());
         } catch (RuntimeException e) {
-            cluster.close();
+            http.close();
+            if (cluster != null) {
+                cluster.close();
+            }
             throw e;
         }
+        MiniCluster started = cluster;
         PrintStream out = System.out;
         out.println("Creel local cluster serving at " + cluster.address().toUri().replace("127.0.0.1", "localhost"));
         for (StorageServerRuntime s : cluster.storageServers()) {
@@ -83,7 +88,7 @@ public final class LocalCommand implements Callable<Integer> {
         out.flush();
         return Daemons.runUntilInterrupted("local cluster", () -> {
             http.close();
-            cluster.close();
+            started.close();
         });
     }
 

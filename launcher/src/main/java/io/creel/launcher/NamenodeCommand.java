@@ -42,19 +42,20 @@ public final class NamenodeCommand implements Callable<Integer> {
     public Integer call() {
         CreelConf conf = common.loadConf();
         List<HostPort> all = conf.get(ConfKeys.NAMENODE_ADDRESS);
-        HostPort entry;
+        int self;
         if (index != null) {
             if (index < 0 || index >= all.size()) {
                 throw new ParameterException(spec.commandLine(), "--index " + index + ": creel.namenode.address has "
                         + all.size() + " entries (0.." + (all.size() - 1) + ")");
             }
-            entry = all.get(index);
+            self = index;
         } else {
-            entry = all.get(localEntry(all));
+            self = localEntry(all);
         }
+        HostPort entry = all.get(self);
         int p = port != null ? port : entry.port();
         // Up before the namenode: probes see it live, and not ready while it restores its namespace.
-        Optional<DaemonHttp> http = DaemonHttp.namenode(conf, "namenode " + entry);
+        Optional<DaemonHttp> http = DaemonHttp.namenode(conf, self);
         // An rdma:// entry: this namenode serves over RDMA too (and always over TCP, on the same port number).
         NamenodeServer nn;
         try {

@@ -164,9 +164,19 @@ public final class NamenodeServer implements AutoCloseable {
         return namespace.nodeCount();
     }
 
+    /** Nodes in the namespace per type, by {@link io.creel.common.namespace.NodeType#ordinal()}, the root included. */
+    public long[] nodeCountsByType() {
+        return namespace.nodeCountsByType();
+    }
+
     /** The cluster as this namenode sees it (the same answer as a STATUS call). */
     public StatusReply status() {
         return service.status();
+    }
+
+    /** The last fsck this namenode answered since it started, if any (the status page shows its lost blocks). */
+    public java.util.Optional<NamenodeService.LastFsck> lastFsck() {
+        return java.util.Optional.ofNullable(service.lastFsck());
     }
 
     /** The namespace's persistence, if {@code creel.namenode.log.dir} is set. */

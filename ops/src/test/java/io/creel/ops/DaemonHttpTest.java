@@ -30,14 +30,15 @@ class DaemonHttpTest {
     @Test
     void withoutAPortNoDaemonServesHttp() {
         CreelConf conf = CreelConf.of(Map.of());
-        assertEquals(Optional.empty(), DaemonHttp.namenode(conf, "namenode x"));
+        assertEquals(Optional.empty(), DaemonHttp.namenode(conf, 0));
     }
 
     @Test
     void aNamenodeIsLiveButNotReadyUntilItServesThenReady() {
         CreelConf conf = CreelConf.of(Map.of(OpsKeys.HTTP_PORT.name(), Integer.toString(freePort()),
-                OpsKeys.HTTP_HOST.name(), "127.0.0.1"));
-        try (DaemonHttp http = DaemonHttp.namenode(conf, "namenode 127.0.0.1:1234").orElseThrow()) {
+                OpsKeys.HTTP_HOST.name(), "127.0.0.1", ConfKeys.NAMENODE_ADDRESS.name(),
+                "creel://127.0.0.1:1234,creel://127.0.0.1:1235"));
+        try (DaemonHttp http = DaemonHttp.namenode(conf, 0).orElseThrow()) {
             assertEquals(200, Http.get(http.port(), "/health/live").statusCode());
             var starting = Http.get(http.port(), "/health/ready");
             assertEquals(503, starting.statusCode());
@@ -74,8 +75,9 @@ class DaemonHttpTest {
         try (MiniCluster cluster = MiniCluster.builder().temporaryDirectories().dram(16 << 20).disk(16 << 20)
                 .servers(1, 1).start()) {
             List<HostPort> addresses = cluster.clientConf().get(ConfKeys.NAMENODE_ADDRESS);
-            try (DaemonHttp http = DaemonHttp.localCluster("127.0.0.1", 0, cluster.namenodes(), addresses,
-                    cluster.storageServers())) {
+            try (DaemonHttp http = DaemonHttp.localCluster("127.0.0.1", 0)) {
+                assertEquals("local cluster is starting\n", Http.get(http.port(), "/health").body());
+                http.clusterServing(cluster.namenodes(), addresses, cluster.storageServers());
                 var r = Http.get(http.port(), "/health");
                 assertEquals(200, r.statusCode(), r.body());
                 assertEquals("ready\n", r.body());

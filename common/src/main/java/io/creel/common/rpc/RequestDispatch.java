@@ -30,6 +30,11 @@ public final class RequestDispatch {
      * @throws ProtocolException when the frame is malformed: the caller closes the connection
      */
     public static void dispatch(String name, Channel channel, ByteBuf frame, RequestHandler handler) {
+        dispatch(name, channel, frame, handler, RpcProbes.forServer(name));
+    }
+
+    /** Dispatches {@code frame}, reporting its answer to {@code probe} (the connection's). */
+    public static void dispatch(String name, Channel channel, ByteBuf frame, RequestHandler handler, RpcProbe probe) {
         if (frame.readableBytes() < Frame.HEADER_AFTER_LENGTH) {
             throw new ProtocolException("frame of " + frame.readableBytes() + " bytes is shorter than a header");
         }
@@ -43,7 +48,7 @@ public final class RequestDispatch {
         if ((flags & Frame.FLAG_RESPONSE) != 0) {
             throw new ProtocolException("a response frame was sent to a server");
         }
-        RpcCall call = new RpcCall(channel, op, requestId, frame);
+        RpcCall call = new RpcCall(channel, op, requestId, frame, probe);
         try {
             handler.handle(call);
         } catch (ProtocolException e) {

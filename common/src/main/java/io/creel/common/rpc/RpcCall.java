@@ -19,12 +19,23 @@ public final class RpcCall {
     private final Opcode opcode;
     private final long requestId;
     private final ByteBuf body;
+    private final RpcProbe probe;
+    /** When the request arrived; 0 when nothing measures. */
+    private final long arrived;
 
-    RpcCall(Channel channel, Opcode opcode, long requestId, ByteBuf body) {
+    RpcCall(Channel channel, Opcode opcode, long requestId, ByteBuf body, RpcProbe probe) {
         this.channel = channel;
         this.opcode = opcode;
         this.requestId = requestId;
         this.body = body;
+        this.probe = probe;
+        this.arrived = probe == RpcProbe.NONE ? 0 : System.nanoTime();
+    }
+
+    private void answered(CreelException error) {
+        if (probe != RpcProbe.NONE) {
+            probe.answered(opcode, error, System.nanoTime() - arrived);
+        }
     }
 
     public Opcode opcode() {
@@ -45,6 +56,7 @@ public final class RpcCall {
     }
 
     public void reply(Message message) {
+        answered(null);
         channel.writeAndFlush(Frames.ok(channel.alloc(), opcode, requestId, message), channel.voidPromise());
     }
 
@@ -53,6 +65,7 @@ public final class RpcCall {
      * {@link io.creel.common.protocol.Frame}); takes ownership of {@code payload}.
      */
     public void replyPayload(ByteBuf payload) {
+        answered(null);
         ByteBuf header = Frames.okHeader(channel.alloc(), opcode, requestId, payload.readableBytes());
         ByteBuf verdict = channel.alloc().ioBuffer(Frame.VERDICT).writeShort(0);
         // One write per frame: replies may come from several threads, and two writes could interleave.
@@ -67,6 +80,7 @@ public final class RpcCall {
      * readable until the connection has sent or dropped the reply.
      */
     public void replyPayload(ByteBuffer memory, PayloadCheck check) {
+        answered(null);
         ByteBuf header = Frames.okHeader(channel.alloc(), opcode, requestId, memory.remaining());
         ByteBuffer head = ByteBuffer.allocate(header.readableBytes());
         header.readBytes(head);
@@ -75,6 +89,7 @@ public final class RpcCall {
     }
 
     public void fail(CreelException error) {
+        answered(error);
         channel.writeAndFlush(Frames.error(channel.alloc(), opcode, requestId, error), channel.voidPromise());
     }
 

@@ -121,11 +121,19 @@ public final class RpcServer implements RpcListener {
         private final String name;
         private final RequestHandler handler;
         private final Frames.FrameDecoder frames;
+        private final RpcProbe probe;
 
         Dispatch(String name, RequestHandler handler, Frames.FrameDecoder frames) {
             this.name = name;
             this.handler = handler;
             this.frames = frames;
+            this.probe = RpcProbes.forServer(name);
+        }
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            probe.connectionOpened();
+            ctx.fireChannelActive();
         }
 
         @Override
@@ -143,7 +151,7 @@ public final class RpcServer implements RpcListener {
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             ByteBuf frame = (ByteBuf) msg;
             try {
-                RequestDispatch.dispatch(name, ctx.channel(), frame, handler);
+                RequestDispatch.dispatch(name, ctx.channel(), frame, handler, probe);
             } catch (ProtocolException e) {
                 LOG.warn("{}: closing connection from {}: {}", name, ctx.channel().remoteAddress(), e.getMessage());
                 ctx.close();
@@ -154,6 +162,7 @@ public final class RpcServer implements RpcListener {
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
+            probe.connectionClosed();
             handler.connectionClosed(ctx.channel());
             ctx.fireChannelInactive();
         }

@@ -104,6 +104,11 @@ public final class Namespace {
         return nodes.liveCount();
     }
 
+    /** Nodes reachable by path per type, by {@link NodeType#ordinal()}, the root included. */
+    public synchronized long[] nodeCountsByType() {
+        return nodes.liveByType();
+    }
+
     /** The most bytes a node keeps inline. */
     public int inlineMax() {
         return inlineMax;
@@ -181,7 +186,7 @@ public final class Namespace {
         parent.putChild(n);
         parent.modifiedMillis = now;
         nodes.add(n);
-        nodes.liveAdded();
+        nodes.liveAdded(n.type);
         if (n instanceof DataNode f) {
             leases.grant(f, owner);
         }
@@ -607,7 +612,7 @@ public final class Namespace {
             throw new CreelException(ErrorCode.NOT_FOUND, v.path() + ": the Table was removed before the commit");
         }
         v.state = Node.State.LIVE;
-        nodes.liveAdded();
+        nodes.liveAdded(v.type);
         Node old = table.putChild(v);
         table.modifiedMillis = v.modifiedMillis;
         NodeInfo info = v.info();
@@ -844,7 +849,7 @@ public final class Namespace {
                 continue;
             }
             if (x.state == Node.State.LIVE) {
-                nodes.liveRemoved();
+                nodes.liveRemoved(x.type);
             }
             x.state = Node.State.RETIRED;
             if (x instanceof DataNode d) {

@@ -242,13 +242,13 @@ public final class NamespaceImage {
             synchronized (ns) {
                 Map<String, StorageServerInfo> servers = new HashMap<>();
                 Map<StorageServerInfo, List<Long>> used = new HashMap<>();
-                long live = 0;
+                long[] live = new long[NodeType.values().length];
                 long blocks = 0;
                 ArrayDeque<Node> todo = new ArrayDeque<>();
                 todo.push(nodes.root());
                 while (!todo.isEmpty()) {
                     Node n = todo.pop();
-                    live++;
+                    live[n.type.ordinal()]++;
                     if (n instanceof Container c) {
                         for (DataNode v : c.pendingList()) {
                             c.removePending(v);
@@ -282,7 +282,7 @@ public final class NamespaceImage {
                     }
                 }
                 allocator.advanceTagPast(maxTag);
-                nodes.setLiveCount(live);
+                nodes.setLiveCounts(live);
                 nodes.advanceIdsPast(lastId);
                 return blocks;
             }

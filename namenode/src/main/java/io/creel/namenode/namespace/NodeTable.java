@@ -17,6 +17,8 @@ final class NodeTable {
     private final Placement.Interner placements = new Placement.Interner();
     private long lastId;
     private long liveCount;
+    /** Reachable nodes per {@link NodeType}, by ordinal. */
+    private final long[] liveByType = new long[NodeType.values().length];
 
     /**
      * @param firstId ids start above this (the namespace starts them from the clock, so a restarted
@@ -29,6 +31,7 @@ final class NodeTable {
                 Node.State.LIVE);
         byId.put(root);
         liveCount = 1;
+        liveByType[NodeType.DIRECTORY.ordinal()] = 1;
     }
 
     Container root() {
@@ -80,17 +83,29 @@ final class NodeTable {
         return liveCount;
     }
 
-    void liveAdded() {
+    /** Reachable nodes of each type, by {@link NodeType#ordinal()}; a copy. */
+    long[] liveByType() {
+        return liveByType.clone();
+    }
+
+    void liveAdded(NodeType type) {
         liveCount++;
+        liveByType[type.ordinal()]++;
     }
 
-    void liveRemoved() {
+    void liveRemoved(NodeType type) {
         liveCount--;
+        liveByType[type.ordinal()]--;
     }
 
-    /** After a restart: the count of reachable nodes, as found by walking the tree. */
-    void setLiveCount(long count) {
-        liveCount = count;
+    /** After a restart: the counts of reachable nodes per type, as found by walking the tree. */
+    void setLiveCounts(long[] byType) {
+        long total = 0;
+        for (int i = 0; i < liveByType.length; i++) {
+            liveByType[i] = byType[i];
+            total += byType[i];
+        }
+        liveCount = total;
     }
 
     /** The node at {@code path}, or NOT_FOUND / NOT_A_CONTAINER naming the component that fails. */

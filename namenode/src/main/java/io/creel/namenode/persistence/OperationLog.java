@@ -58,6 +58,8 @@ final class OperationLog implements NamespaceLog, AutoCloseable {
     private final long intervalNanos;
     private final ByteBuf scratch = Unpooled.buffer(4096);
     private final RecordEncoder encoder = new RecordEncoder(scratch);
+    /** Time spent in group-commit fsyncs; written under syncLock. */
+    private volatile long syncNanos;
     /** Guards the channel swap and fsync. */
     private final Object syncLock = new Object();
     /** Guards waiters and wakes the syncer. */
@@ -104,6 +106,11 @@ final class OperationLog implements NamespaceLog, AutoCloseable {
     /** fsyncs done so far (for measurements and tests). */
     long syncCount() {
         return syncs.get();
+    }
+
+    /** Time spent in the fsyncs {@link #syncCount} counts. */
+    long syncNanos() {
+        return syncNanos;
     }
 
     /** The largest tag ever logged, restored ones included. */
@@ -252,7 +259,9 @@ final class OperationLog implements NamespaceLog, AutoCloseable {
             long target = appended;
             if (target > durable && failure == null) {
                 try {
+                    long t0 = System.nanoTime();
                     channel.force(false);
+                    syncNanos += System.nanoTime() - t0; // under syncLock; read racily by metrics
                     syncs.incrementAndGet();
                     durable = target;
                 } catch (IOException e) {

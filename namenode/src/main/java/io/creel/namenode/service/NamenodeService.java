@@ -49,6 +49,9 @@ import org.slf4j.LoggerFactory;
  * holds no free one asks the storage servers for a region and runs again.
  */
 public final class NamenodeService implements RequestHandler {
+    /** For the status page; written by the event loop that answered the fsck. */
+    private volatile LastFsck lastFsck;
+
     private static final Logger LOG = LoggerFactory.getLogger(NamenodeService.class);
     /**
      * Region requests in a row that brought nothing before a shortage is given up: each marks its
@@ -230,7 +233,18 @@ public final class NamenodeService implements RequestHandler {
                 damaged.add(new FsckReply.Damaged(nodePath, lost, blocks.size(), List.copyOf(servers.values())));
             }
         });
-        return new FsckReply(checked, List.copyOf(damaged));
+        FsckReply reply = new FsckReply(checked, List.copyOf(damaged));
+        lastFsck = new LastFsck(path, System.currentTimeMillis(), reply);
+        return reply;
+    }
+
+    /** The last fsck this namenode answered: what was checked, when, and what it found. */
+    public record LastFsck(String path, long atMillis, FsckReply reply) {
+    }
+
+    /** The last fsck answered since this namenode started, or null if none was asked for. */
+    public LastFsck lastFsck() {
+        return lastFsck;
     }
 
     private static void replyWhenDone(RpcCall call, CompletableFuture<? extends Message> outcome) {

@@ -185,6 +185,7 @@ public final class BlockTransfers implements AutoCloseable {
                 if (t != null) {
                     failed(loc, choice, CreelException.unwrap(t));
                 } else if (counts || direction == Direction.READ) {
+                    TransferCounters.moved(choice.transport().name(), direction, buffer.remaining());
                     outcome.complete(null);
                 } else {
                     // Written where the block no longer is: write it again where it went.
