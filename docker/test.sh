@@ -163,6 +163,10 @@ export NN0_HTTP_PORT=${ports[2]} NN1_HTTP_PORT=${ports[3]} DRAM_HTTP_PORT=${port
 # 128 MiB of DRAM: the two files below (96 + 160 MiB) fill it and spill into the disk server.
 export DRAM_SIZE=128m DRAM_SHM_SIZE=192m DISK_SIZE=1g
 say "namenodes on $NN0_PORT and $NN1_PORT, HTTP on ${ports[*]:2}"
+# The host's client finds the cluster through a site file, as a user's would.
+mkdir -p "$work/conf"
+echo "creel.namenode.address = creel://localhost:$NN0_PORT,creel://localhost:$NN1_PORT" >"$work/conf/creel-site.conf"
+host() { CREEL_CONF_DIR="$work/conf" bin/creel "$@"; }
 compose_up=1
 compose up -d >"$work/up.log" 2>&1 || { cat "$work/up.log" >&2; fail "compose up"; }
 
@@ -204,6 +208,25 @@ for p in "${ports[@]:2}"; do
   grep -qi '^content-type: text/plain; version=0.0.4' "$work/http.txt" \
     || fail "GET /metrics on port $p is not in the Prometheus text format: $(grep -i '^content-type' "$work/http.txt")"
 done
+# What a new user of the compose file looks at: the namenodes count both servers live, each server
+# is registered with both namenodes, and the status page names both servers.
+for p in "$NN0_HTTP_PORT" "$NN1_HTTP_PORT"; do
+  http_get "$p" /metrics
+  grep -Eq '^creel_namenode_servers\{state="live"\} 2(\.0)?$' "$work/http.txt" \
+    || fail "namenode metrics on port $p do not count 2 live servers: $(grep '^creel_namenode_servers' "$work/http.txt")"
+done
+for p in "$DRAM_HTTP_PORT" "$DISK_HTTP_PORT"; do
+  http_get "$p" /metrics
+  [ "$(grep -Ec '^creel_storage_registered\{.*\} 1(\.0)?$' "$work/http.txt")" = 2 ] \
+    || fail "storage server metrics on port $p do not show it registered with both namenodes: $(grep '^creel_storage_registered' "$work/http.txt")"
+done
+host report >"$work/report0.txt" || fail "report from the host"
+http_get "$NN0_HTTP_PORT" /
+head -n 1 "$work/http.txt" | grep -q ' 200' || fail "GET / (status page) on port $NN0_HTTP_PORT: $(head -n 1 "$work/http.txt")"
+grep -qi '^content-type: text/html' "$work/http.txt" || fail "the status page is not HTML"
+for server in $(awk '$4 == "live" { print $1 }' "$work/report0.txt"); do
+  grep -q "$server" "$work/http.txt" || fail "the status page does not show storage server $server"
+done
 # The check itself must fail where nothing answers, saying so.
 free_port
 if "$DOCKER" run --rm --network host --label "creel.test.run=$project" -e "CREEL_HTTP_PORT=${ports[6]}" \
@@ -214,9 +237,6 @@ grep -q "no answer from" "$work/health.err" || fail "creel-health said: $(cat "$
 
 # ---------------------------------------------------------------------------------------------------
 part "puts and gets, container and host"
-mkdir -p "$work/conf"
-echo "creel.namenode.address = creel://localhost:$NN0_PORT,creel://localhost:$NN1_PORT" >"$work/conf/creel-site.conf"
-host() { CREEL_CONF_DIR="$work/conf" bin/creel "$@"; }
 in_client() { compose run --rm -T --no-deps --entrypoint creel client "$@"; }
 
 head -c $((96 * 1024 * 1024)) /dev/urandom >"$work/from-client.bin"
