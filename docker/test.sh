@@ -9,7 +9,8 @@
 #      every daemon must turn healthy (its HEALTHCHECK: /health/ready), and the client's smoke job
 #      must pass. The health check must also fail where no daemon answers.
 #   5. Puts and gets from the client container and from this host (bin/creel), each side reading what
-#      the other wrote; a container reading a mounted creel-site.conf.
+#      the other wrote; a container configured by a mounted creel-site.conf, a CREEL_* variable
+#      overriding it, and a misspelt one refused.
 #   6. The disk storage server's container restarts; it comes back healthy with its blocks, and both
 #      files read back unchanged. Then both namenode containers restart: their logs are on volumes, so
 #      the namespace is back once they are healthy, and the files and the KeyValue read back unchanged.
@@ -255,6 +256,20 @@ echo -n "from the host" | host kv put /dockertest/table k - || fail "kv put from
   -v "$work/conf/creel-site.conf:/etc/creel/creel-site.conf:ro" "$image" fs ls /dockertest >"$work/ls.txt" \
   || fail "fs ls in a container with a mounted creel-site.conf"
 grep -q from-host.bin "$work/ls.txt" || fail "fs ls with the mounted site file does not list from-host.bin: $(cat "$work/ls.txt")"
+# A CREEL_* variable overrides the mounted file (here: a namenode address that leads nowhere) ...
+free_port
+echo "creel.namenode.address = creel://localhost:${ports[7]}" >"$work/wrong-site.conf"
+"$DOCKER" run --rm --network host --label "creel.test.run=$project" \
+  -v "$work/wrong-site.conf:/etc/creel/creel-site.conf:ro" \
+  -e "CREEL_NAMENODE_ADDRESS=creel://localhost:$NN0_PORT,creel://localhost:$NN1_PORT" "$image" fs ls /dockertest >"$work/ls.txt" \
+  || fail "fs ls with CREEL_NAMENODE_ADDRESS over a mounted site file"
+grep -q from-client.bin "$work/ls.txt" || fail "CREEL_NAMENODE_ADDRESS did not override the mounted site file: $(cat "$work/ls.txt")"
+# ... and one naming no key stops the command, naming the key it became.
+if "$DOCKER" run --rm --network host --label "creel.test.run=$project" -e CREEL_NAMENODE_ADDRES=creel://localhost:1 \
+    "$image" fs ls / 2>"$work/env.err"; then
+  fail "a misspelt CREEL_NAMENODE_ADDRES was accepted"
+fi
+grep -q "unknown key 'creel.namenode.addres'" "$work/env.err" || fail "a misspelt variable gave: $(cat "$work/env.err")"
 
 host report >"$work/report.txt" || fail "report from the host"
 cat "$work/report.txt"
