@@ -86,6 +86,8 @@ cleanup() {
   exit $rc
 }
 trap cleanup EXIT
+# Stopped from outside (Ctrl-C, a CI timeout): exit through the same teardown.
+trap 'say "interrupted"; exit 130' INT TERM
 
 # ---------------------------------------------------------------------------------------------------
 part "docker: install and start"
