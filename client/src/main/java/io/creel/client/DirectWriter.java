@@ -11,6 +11,7 @@ import io.creel.common.protocol.CommitRequest;
 import io.creel.common.protocol.NodeInfo;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -57,6 +58,12 @@ public final class DirectWriter {
     /** Allocations under way of blocks beyond {@code allocated}, each waiting for the one before. */
     private final ConcurrentHashMap<Long, CompletableFuture<BlockLocation>> allocating = new ConcurrentHashMap<>();
     private CompletableFuture<NodeInfo> closing;
+    /**
+     * Allocations ahead of the writer still under way. A close waits for them: one reaching the
+     * namenode after the close gave the lease back would be refused there (LEASE_CONFLICT, counted
+     * as an error by every monitor).
+     */
+    private final Set<CompletableFuture<?>> ahead = ConcurrentHashMap.newKeySet();
     /** While the node's bytes may stay inline: all of them ({@code [0, position)}); else {@code null}. */
     private ByteBuffer held;
     /** The most bytes the namenode keeps inline. */
@@ -182,9 +189,18 @@ public final class DirectWriter {
      */
     public synchronized CompletableFuture<NodeInfo> close() {
         if (closing == null) {
-            closing = commit(state, position, true, heldBytes());
+            // Whatever the writes' outcome, the lease goes back only after the allocations ahead.
+            CompletableFuture<Void> writes = state;
+            closing = commit(aheadSettled().thenCompose(v -> writes), position, true, heldBytes());
         }
         return closing;
+    }
+
+    /** Completes (never exceptionally) when every allocation ahead issued so far has. */
+    private CompletableFuture<Void> aheadSettled() {
+        CompletableFuture<?>[] pending = ahead.toArray(CompletableFuture[]::new);
+        return pending.length == 0 ? CompletableFuture.completedFuture(null)
+                : CompletableFuture.allOf(pending).handle((v, t) -> null);
     }
 
     /**
@@ -261,6 +277,13 @@ public final class DirectWriter {
         @Override
         public CompletableFuture<BlockLocation> allocate(long index) {
             return DirectWriter.this.allocate(index);
+        }
+
+        @Override
+        public void allocateAhead(long index, CompletableFuture<?> after) {
+            CompletableFuture<BlockLocation> f = after.thenCompose(l -> DirectWriter.this.allocate(index));
+            ahead.add(f);
+            f.whenComplete((l, t) -> ahead.remove(f));
         }
 
         @Override

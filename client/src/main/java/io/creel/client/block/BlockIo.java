@@ -132,7 +132,7 @@ public final class BlockIo {
             CompletableFuture<BlockLocation> where = allocator.allocate(index);
             if (preallocate) {
                 // the next block is ready before the writer gets there
-                where.thenRun(() -> allocator.allocate(index + 1));
+                allocator.allocateAhead(index + 1, where);
             }
             pieces.add(transfers.write(node.path(), index, writeLocator(allocator, index, where), offset, slice));
             done += n;
@@ -172,6 +172,15 @@ public final class BlockIo {
     @FunctionalInterface
     public interface BlockAllocator {
         CompletableFuture<BlockLocation> allocate(long index);
+
+        /**
+         * Allocates block {@code index} ahead of the writer, once {@code after} (the block before)
+         * is allocated; nobody waits for it here. A writer that keeps a lease overrides this to know
+         * when such an allocation is still under way, so that it gives the lease back only after.
+         */
+        default void allocateAhead(long index, CompletableFuture<?> after) {
+            after.thenRun(() -> allocate(index));
+        }
 
         /** See {@link BlockLocator#attemptStarted}. */
         default void attemptStarted(long index, BlockLocation at) {
