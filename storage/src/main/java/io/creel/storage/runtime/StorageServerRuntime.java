@@ -41,6 +41,8 @@ public final class StorageServerRuntime implements AutoCloseable {
     private final List<Registration> registrations = new ArrayList<>();
     private final ScheduledExecutorService timer;
     private volatile Runnable decommissionAction;
+    /** Set by {@link #close()}: a heartbeat it cuts short is no news worth a warning. */
+    private volatile boolean closed;
 
     private StorageServerRuntime(StorageServer service, RegionArbiter regions, EventLoops loops, boolean ownLoops,
                                  RpcConnections connections, ScheduledExecutorService timer) {
@@ -167,6 +169,7 @@ public final class StorageServerRuntime implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         timer.shutdownNow();
         connections.close();
         service.close();
@@ -242,7 +245,7 @@ public final class StorageServerRuntime implements AutoCloseable {
                                 HeartbeatReply::decode))
                         .whenComplete((reply, err) -> {
                             if (err != null) {
-                                if (!warned) {
+                                if (!warned && !rt.closed) {
                                     LOG.warn("{}: heartbeat to namenode {} failed: {}", info.address(), namenode,
                                             CreelException.unwrap(err).getMessage());
                                     warned = true;
