@@ -3,6 +3,7 @@ package io.creel.spark.broadcast;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.broadcast.Broadcast;
 import scala.reflect.ClassTag;
+import scala.reflect.ClassTag$;
 
 /**
  * A broadcast whose value lives in one Creel File. The driver keeps the value it was given; a
@@ -26,6 +27,22 @@ public final class StoredBroadcast<T> extends Broadcast<T> {
         this.tag = tag;
         this.value = value;
         this.loaded = true;
+    }
+
+    /**
+     * A handle on an existing broadcast File, for forms that carry a broadcast by its id, path and
+     * length rather than by Java serialization (the SQL relation); its value is read on first use.
+     */
+    @SuppressWarnings("unchecked")
+    public static <T> StoredBroadcast<T> reattach(long id, String path, long length) {
+        StoredBroadcast<T> b = new StoredBroadcast<>(id, path, length, null, (ClassTag<T>) ClassTag$.MODULE$.AnyRef());
+        b.loaded = false;
+        return b;
+    }
+
+    /** Whether this copy holds its value already (the driver's always does). */
+    public boolean isLoaded() {
+        return loaded;
     }
 
     /** The Creel File holding the serialized value. */
