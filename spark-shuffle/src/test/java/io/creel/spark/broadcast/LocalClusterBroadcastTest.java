@@ -25,6 +25,10 @@ import org.apache.spark.SparkEnv;
 import org.apache.spark.SparkException;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.SparkSession;
+import io.creel.spark.broadcast.sql.CreelRelationMode;
+import io.creel.spark.broadcast.sql.CreelSqlExtensions;
+import io.creel.spark.broadcast.sql.StoreBroadcastRelations;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -78,7 +82,9 @@ class LocalClusterBroadcastTest {
         creel = CreelTestCluster.start(256L << 20, 256L << 20);
         client = CreelClient.connect(creel.cluster().clientConf());
         sc = new JavaSparkContext(LocalClusterMode.prepare(BroadcastFixture.conf(creel,
-                LocalClusterMode.master(EXECUTORS, 1024), "broadcast-local-cluster")));
+                LocalClusterMode.master(EXECUTORS, 1024), "broadcast-local-cluster")
+                .set("spark.sql.extensions", CreelSqlExtensions.class.getName())
+                .set("spark.sql.autoBroadcastJoinThreshold", "-1")));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (sc.sc().statusTracker().getExecutorInfos().length < EXECUTORS + 1) {
             assertTrue(System.nanoTime() < deadline, "executors did not register within 60 s");
@@ -205,6 +211,22 @@ class LocalClusterBroadcastTest {
         SparkException e = assertThrows(SparkException.class, () -> readEverywhere(List.of(b)));
         String all = causes(e);
         assertTrue(all.contains(path) && all.contains("cannot read"), all);
+    }
+
+    @Test
+    void aBroadcastJoinReadsItsRelationFromCreelInEveryExecutorAndReturnsSparksAnswer() {
+        SparkSession spark = SparkSession.builder().sparkContext(sc.sc()).getOrCreate();
+        spark.range(0, 50_000, 1, 8).selectExpr("id", "CAST(id % 1000 AS INT) AS k").createOrReplaceTempView("facts");
+        spark.range(0, 2000).selectExpr("CAST(id AS INT) AS k", "concat('v', id) AS v").createOrReplaceTempView("dim");
+        String sql = "SELECT /*+ BROADCAST(dim) */ facts.id, dim.v FROM facts JOIN dim ON facts.k = dim.k";
+        spark.conf().set(StoreBroadcastRelations.ENABLED, "false");
+        List<String> vanilla = spark.sql(sql).collectAsList().stream().map(Object::toString).sorted().toList();
+        spark.conf().set(StoreBroadcastRelations.ENABLED, "true");
+        long stored = CreelRelationMode.stored();
+        List<String> withCreel = spark.sql(sql).collectAsList().stream().map(Object::toString).sorted().toList();
+        assertEquals(stored + 1, CreelRelationMode.stored(), "the relation went to Creel: " + CreelRelationMode.fallbacks());
+        assertEquals(50_000, vanilla.size());
+        assertEquals(vanilla, withCreel);
     }
 
     static String causes(Throwable t) {

@@ -31,6 +31,15 @@ public final class CreelRelationMode extends HashedRelationBroadcastMode {
     private static final AtomicLong STORED = new AtomicLong();
     private static final List<String> FALLBACKS = new CopyOnWriteArrayList<>();
 
+    /**
+     * The relations this exchange stored. Spark's exchange broadcasts with {@code serializedOnly},
+     * so nothing on the driver holds the {@link CreelHashedRelation} after it is serialized; the
+     * mode, referenced by the exchange (and its copies) for as long as the query's plan lives,
+     * keeps the broadcasts referenced, and the driver's cleaner removes their Files once the plan
+     * is gone. Transient: tasks that carry the plan need not carry these.
+     */
+    private transient List<StoredBroadcast<HashedRelation>> keptAlive;
+
     public CreelRelationMode(HashedRelationBroadcastMode spark) {
         super(spark.key(), spark.isNullAware());
     }
@@ -69,10 +78,26 @@ public final class CreelRelationMode extends HashedRelationBroadcastMode {
             StoredBroadcast<HashedRelation> b = (StoredBroadcast<HashedRelation>) CreelBroadcast.broadcast(sc.get(),
                     relation);
             STORED.incrementAndGet();
+            synchronized (this) {
+                if (keptAlive == null) {
+                    keptAlive = new CopyOnWriteArrayList<>();
+                }
+                keptAlive.add(b);
+            }
             return new CreelHashedRelation(b, null);
         } catch (RuntimeException e) {
             return fallBack(e.toString(), e, relation);
         }
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return super.equals(o); // Spark's equality, deliberately: see the class comment
+    }
+
+    @Override
+    public int hashCode() {
+        return super.hashCode();
     }
 
     private static HashedRelation fallBack(String reason, Throwable cause, HashedRelation relation) {
