@@ -2,6 +2,7 @@ package io.creel.spark.bench;
 
 import io.creel.common.conf.ConfValues;
 import io.creel.minicluster.MiniCluster;
+import io.creel.namenode.NamenodeKeys;
 import io.creel.spark.broadcast.CreelBroadcast;
 import io.creel.spark.broadcast.CreelBroadcastPlugin;
 import io.creel.spark.shuffle.SparkCreelConf;
@@ -77,7 +78,9 @@ public final class SparkBroadcastBench {
         Path dram = Files.createTempDirectory(Path.of("/dev/shm"), "creel-broadcast-bench-");
         long largest = sizes.stream().mapToLong(Long::longValue).max().orElse(0);
         try (MiniCluster cluster = MiniCluster.builder().dram(largest + (256L << 20)).servers(1, 0).dramDir(dram)
-                .set(StorageKeys.REGION_SIZE, "64m").start();
+                .set(StorageKeys.REGION_SIZE, "64m")
+                // A destroyed broadcast's blocks come back after the reuse delay; the bench waits it out.
+                .set(NamenodeKeys.REUSE_DELAY, "1s").start();
              JavaSparkContext sc = new JavaSparkContext(conf(cluster.address().toUri()))) {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
             while (sc.sc().statusTracker().getExecutorInfos().length < executors + 1) {
@@ -156,6 +159,12 @@ public final class SparkBroadcastBench {
             firstUse = Math.min(firstUse, s[0]);
         }
         b.destroy(true);
+        try {
+            Thread.sleep(1500); // the reuse delay (1 s), so the next broadcast finds the freed blocks
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted between measurements", e);
+        }
         return new Timing(firstUse - start, end - submitted);
     }
 
