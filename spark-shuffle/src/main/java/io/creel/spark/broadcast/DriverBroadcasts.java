@@ -13,7 +13,6 @@ import java.io.OutputStream;
 import java.lang.ref.Reference;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -111,11 +110,6 @@ public final class DriverBroadcasts {
     /** The application's directory in Creel, or "(none)" before the first broadcast. */
     synchronized String appDirOrNone() {
         return appDir == null ? "(none)" : appDir;
-    }
-
-    /** Broadcasts written and not removed yet. */
-    public int liveCount() {
-        return live.size();
     }
 
     /** Serializes {@code value} with Spark's serializer into a new File; the result reads it back anywhere. */
@@ -287,10 +281,5 @@ public final class DriverBroadcasts {
                 LOG.debug("closing an abandoned broadcast File: {}", e.getMessage());
             }
         }
-    }
-
-    /** For tests: the ids of broadcasts not yet removed. */
-    List<Long> liveIds() {
-        return List.copyOf(live.keySet());
     }
 }
