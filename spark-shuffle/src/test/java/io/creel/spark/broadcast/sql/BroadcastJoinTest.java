@@ -167,6 +167,48 @@ class BroadcastJoinTest {
                 df.queryExecution().executedPlan().toString());
     }
 
+    private static boolean exists(CreelClient client, String path) {
+        try {
+            Futures.await(client.lookup(path), Duration.ofSeconds(30), "looking up " + path);
+            return true;
+        } catch (CreelException e) {
+            if (e.code() == ErrorCode.NOT_FOUND) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    @Test
+    void aStoredRelationStaysWhileItsQueryPlanLivesAndTheCleanerRemovesItAfter() throws InterruptedException {
+        spark.conf().set("spark.sql.adaptive.enabled", "false");
+        spark.conf().set(StoreBroadcastRelations.ENABLED, "true");
+        String appDir = BroadcastSettings.ROOT_DEFAULT + "/" + spark.sparkContext().applicationId();
+        List<String> earlier = children(client, appDir);
+        Dataset<Row> df = spark.sql("SELECT /*+ BROADCAST(d) */ f.id, d.name FROM f JOIN d ON f.k = d.k");
+        List<String> first = rows(df);
+        List<String> files = new java.util.ArrayList<>(children(client, appDir));
+        if (earlier != null) {
+            files.removeAll(earlier);
+        }
+        assertEquals(1, files.size(), "the query stored one relation: " + files);
+        String file = appDir + "/" + files.get(0);
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            Thread.sleep(300);
+            assertTrue(exists(client, file), "a plan still referenced keeps its relation: " + file);
+        }
+        assertEquals(first, rows(df), "the same plan runs again");
+
+        df = null;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (exists(client, file)) {
+            assertTrue(System.nanoTime() < deadline, file + " still there 60 s after its plan became unreachable");
+            System.gc();
+            Thread.sleep(200);
+        }
+    }
+
     @Test
     void whenCreelCannotTakeTheRelationTheJoinFallsBackToSparksBroadcastAndSaysWhy() {
         spark.stop();
