@@ -6,8 +6,9 @@ import io.creel.client.Futures;
 import io.creel.common.conf.ConfKeys;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.serializer.DeserializationStream;
@@ -32,7 +33,15 @@ public final class BroadcastReader {
     /** Block field naming our blocks: {@code broadcast_<id>_creel}. */
     static final String BLOCK_FIELD = "creel";
     private static final Object[] LOCKS = new Object[64];
-    private static final Map<String, AtomicLong> READS = new ConcurrentHashMap<>();
+    /** Reads per broadcast File, for the most recent files only: a long-lived executor sees many. */
+    private static final int READS_KEPT = 4096;
+    private static final Map<String, AtomicLong> READS = Collections.synchronizedMap(
+            new LinkedHashMap<>(64, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, AtomicLong> eldest) {
+                    return size() > READS_KEPT;
+                }
+            });
 
     static {
         for (int i = 0; i < LOCKS.length; i++) {
