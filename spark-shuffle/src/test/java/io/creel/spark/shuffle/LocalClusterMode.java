@@ -12,15 +12,15 @@ import org.apache.spark.SparkConf;
  * path; {@code SPARK_HOME} (set by the build to {@code target/spark-home}) needs a {@code jars/}
  * directory, which stays empty.
  */
-final class LocalClusterMode {
+public final class LocalClusterMode {
     private LocalClusterMode() {
     }
 
-    static String master(int executors, int memoryMb) {
+    public static String master(int executors, int memoryMb) {
         return "local-cluster[" + executors + ",1," + memoryMb + "]";
     }
 
-    static SparkConf prepare(SparkConf conf, String... executorJavaOptions) {
+    public static SparkConf prepare(SparkConf conf, String... executorJavaOptions) {
         String home = System.getenv("SPARK_HOME");
         if (home == null) {
             throw new IllegalStateException("SPARK_HOME is not set (the build sets it to target/spark-home)");

@@ -80,6 +80,8 @@ class ShadedJarIT {
             assertTrue(stdout.contains("sql [[0,3334], [1,3333], [2,3333]]"), stdout);
             assertTrue(stdout.contains("manager io.creel.spark.shuffle.CreelShuffleManager from file:" + shaded),
                     stdout);
+            assertTrue(stdout.contains("broadcast 328350 from file:" + shaded), stdout);
+            assertTrue(stdout.contains("join [[10]] stored 1"), stdout);
         }
     }
 

@@ -1,0 +1,70 @@
+package io.creel.spark.broadcast;
+
+import io.creel.client.CreelClient;
+import io.creel.client.DirectoryEntry;
+import io.creel.client.Futures;
+import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
+import io.creel.spark.shuffle.CreelTestCluster;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.zip.CRC32C;
+import org.apache.spark.SparkConf;
+
+/** Settings and namespace checks shared by the broadcast tests. */
+final class BroadcastFixture {
+    static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    private BroadcastFixture() {
+    }
+
+    /** The shuffle tests' settings plus the broadcast plugin. */
+    static SparkConf conf(CreelTestCluster creel, String master, String app) {
+        return creel.sparkConf(master, app).set("spark.plugins", CreelBroadcastPlugin.class.getName());
+    }
+
+    /** Names under {@code dir}, or null when {@code dir} does not exist. */
+    static List<String> children(CreelClient client, String dir) {
+        try {
+            return Futures.await(client.list(dir), TIMEOUT, "listing " + dir).stream().map(DirectoryEntry::name).toList();
+        } catch (CreelException e) {
+            if (e.code() == ErrorCode.NOT_FOUND) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    static boolean exists(CreelClient client, String path) {
+        try {
+            Futures.await(client.lookup(path), TIMEOUT, "looking up " + path);
+            return true;
+        } catch (CreelException e) {
+            if (e.code() == ErrorCode.NOT_FOUND) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    /** A fingerprint of a value that tasks compute on their copy and the test on the original. */
+    static String digest(Object v) {
+        if (v instanceof byte[] b) {
+            CRC32C c = new CRC32C();
+            c.update(b);
+            return "bytes:" + b.length + ":" + Long.toHexString(c.getValue());
+        }
+        if (v instanceof long[] l) {
+            return "longs:" + l.length + ":" + Arrays.hashCode(l);
+        }
+        return (v == null ? "null" : v.getClass().getName()) + ":" + Arrays.deepHashCode(new Object[] {v})
+                + ":" + String.valueOf(v).length();
+    }
+
+    static byte[] bytes(int n, long seed) {
+        byte[] b = new byte[n];
+        new java.util.Random(seed).nextBytes(b);
+        return b;
+    }
+}
