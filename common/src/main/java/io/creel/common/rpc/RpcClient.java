@@ -6,6 +6,8 @@ import io.creel.common.net.HostPort;
 import io.creel.common.protocol.Frame;
 import io.creel.common.protocol.Message;
 import io.creel.common.protocol.Opcode;
+import io.creel.common.security.ClientHandshake;
+import io.creel.common.security.RpcSecurity;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -63,6 +65,17 @@ public final class RpcClient implements RpcConnection {
      */
     public static CompletableFuture<RpcClient> connect(HostPort remote, EventLoops loops, int maxFrame,
                                                        Duration connectTimeout, Duration requestTimeout) {
+        return connect(remote, loops, maxFrame, connectTimeout, requestTimeout, RpcSecurity.none());
+    }
+
+    /**
+     * Connects to {@code remote} with {@code security}: the future completes once the connection is
+     * authenticated and fails with UNAUTHENTICATED, saying why, when it cannot be.
+     */
+    public static CompletableFuture<RpcClient> connect(HostPort remote, EventLoops loops, int maxFrame,
+                                                       Duration connectTimeout, Duration requestTimeout,
+                                                       RpcSecurity security) {
+        ClientHandshake[] handshake = new ClientHandshake[1];
         CompletableFuture<RpcClient> result = new CompletableFuture<>();
         RpcClient[] holder = new RpcClient[1];
         Bootstrap b = new Bootstrap()
@@ -79,6 +92,7 @@ public final class RpcClient implements RpcConnection {
                         // Requests issued by reply callbacks during one read leave in one write.
                         ch.pipeline().addLast("flushes", new FlushConsolidationHandler(RpcServer.MAX_HELD_FLUSHES, false));
                         ch.pipeline().addLast("replies", replies);
+                        handshake[0] = security.addClientHandlers(ch.pipeline(), remote.toString());
                     }
                 });
         ChannelFuture f;
@@ -91,9 +105,18 @@ public final class RpcClient implements RpcConnection {
         }
         holder[0] = new RpcClient(remote, f.channel(), requestTimeout);
         f.addListener((ChannelFuture cf) -> {
-            if (cf.isSuccess()) {
+            if (cf.isSuccess() && handshake[0] == null) {
                 holder[0].startSweeping();
                 result.complete(holder[0]);
+            } else if (cf.isSuccess()) {
+                handshake[0].done().whenComplete((ok, failure) -> {
+                    if (failure == null) {
+                        holder[0].startSweeping();
+                        result.complete(holder[0]);
+                    } else {
+                        result.completeExceptionally(failure);
+                    }
+                });
             } else {
                 Throwable c = cf.cause();
                 boolean timedOut = c instanceof io.netty.channel.ConnectTimeoutException;

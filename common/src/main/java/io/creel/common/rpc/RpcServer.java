@@ -1,8 +1,11 @@
 package io.creel.common.rpc;
 
+import io.creel.common.conf.ConfKeys;
+import io.creel.common.conf.CreelConf;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.protocol.ProtocolException;
+import io.creel.common.security.RpcSecurity;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -62,6 +65,22 @@ public final class RpcServer implements RpcListener {
      */
     public static RpcServer start(String name, String bindHost, int port, EventLoops loops, int maxFrame,
                                   java.time.Duration frameTimeout, RequestHandler handler) {
+        return start(name, bindHost, port, loops, maxFrame, frameTimeout, RpcSecurity.none(), handler);
+    }
+
+    /**
+     * Binds and starts serving with the limits and security {@code conf} sets: its maximum frame and
+     * frame timeout, and its {@link RpcSecurity} (a peer is served only once it has authenticated).
+     */
+    public static RpcServer start(String name, String bindHost, int port, EventLoops loops, CreelConf conf,
+                                  RequestHandler handler) {
+        return start(name, bindHost, port, loops, conf.maxFrameSize(), conf.get(ConfKeys.NET_FRAME_TIMEOUT),
+                RpcSecurity.of(conf), handler);
+    }
+
+    /** Binds and starts serving; a peer is served only once {@code security}'s handshake has admitted it. */
+    public static RpcServer start(String name, String bindHost, int port, EventLoops loops, int maxFrame,
+                                  java.time.Duration frameTimeout, RpcSecurity security, RequestHandler handler) {
         long frameTimeoutMillis = Math.max(1, frameTimeout.toMillis());
         RpcServer[] self = new RpcServer[1];
         ServerBootstrap b = new ServerBootstrap()
@@ -83,6 +102,7 @@ public final class RpcServer implements RpcListener {
                                 TimeUnit.MILLISECONDS));
                         ch.pipeline().addLast("frames", frames);
                         ch.pipeline().addLast("dispatch", new Dispatch(name, handler, frames));
+                        security.addServerHandlers(ch.pipeline(), name);
                     }
                 });
         try {
