@@ -4,6 +4,7 @@ import io.creel.common.error.CreelException;
 import io.creel.common.protocol.Frame;
 import io.creel.common.protocol.Message;
 import io.creel.common.protocol.Opcode;
+import io.creel.common.security.RpcSecurity;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import java.nio.ByteBuffer;
@@ -68,6 +69,16 @@ public final class RpcCall {
      */
     public void replyPayload(ByteBuffer memory, PayloadCheck check) {
         ByteBuf header = Frames.okHeader(channel.alloc(), opcode, requestId, memory.remaining());
+        if (RpcSecurity.isEncrypted(channel)) {
+            // TLS encrypts buffers, not file regions: copy, and check the bytes once they are copied.
+            ByteBuf payload = channel.alloc().ioBuffer(memory.remaining()).writeBytes(memory.slice());
+            CreelException invalid = check.afterSending();
+            ByteBuf verdict = channel.alloc().ioBuffer(Frame.VERDICT)
+                    .writeShort(invalid == null ? Frame.STATUS_OK : invalid.code().code());
+            channel.writeAndFlush(channel.alloc().compositeDirectBuffer(3).addComponents(true, header, payload,
+                    verdict), channel.voidPromise());
+            return;
+        }
         ByteBuffer head = ByteBuffer.allocate(header.readableBytes());
         header.readBytes(head);
         header.release();

@@ -6,7 +6,6 @@ import io.creel.common.net.HostPort;
 import io.creel.common.protocol.Frame;
 import io.creel.common.protocol.Message;
 import io.creel.common.protocol.Opcode;
-import io.creel.common.security.ClientHandshake;
 import io.creel.common.security.RpcSecurity;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
@@ -75,7 +74,8 @@ public final class RpcClient implements RpcConnection {
     public static CompletableFuture<RpcClient> connect(HostPort remote, EventLoops loops, int maxFrame,
                                                        Duration connectTimeout, Duration requestTimeout,
                                                        RpcSecurity security) {
-        ClientHandshake[] handshake = new ClientHandshake[1];
+        @SuppressWarnings("unchecked")
+        CompletableFuture<Void>[] secured = new CompletableFuture[1];
         CompletableFuture<RpcClient> result = new CompletableFuture<>();
         RpcClient[] holder = new RpcClient[1];
         Bootstrap b = new Bootstrap()
@@ -88,11 +88,13 @@ public final class RpcClient implements RpcConnection {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         ReplyReader replies = new ReplyReader(() -> holder[0], maxFrame);
-                        ch.config().setRecvByteBufAllocator(new ReceiveInPlace(replies));
+                        // Over TLS the socket's bytes are ciphertext: they must never land in a destination.
+                        ch.config().setRecvByteBufAllocator(security.encrypts() ? Frames.receiveSizes()
+                                : new ReceiveInPlace(replies));
                         // Requests issued by reply callbacks during one read leave in one write.
                         ch.pipeline().addLast("flushes", new FlushConsolidationHandler(RpcServer.MAX_HELD_FLUSHES, false));
                         ch.pipeline().addLast("replies", replies);
-                        handshake[0] = security.addClientHandlers(ch.pipeline(), remote.toString());
+                        secured[0] = security.addClientHandlers(ch, remote);
                     }
                 });
         ChannelFuture f;
@@ -105,11 +107,11 @@ public final class RpcClient implements RpcConnection {
         }
         holder[0] = new RpcClient(remote, f.channel(), requestTimeout);
         f.addListener((ChannelFuture cf) -> {
-            if (cf.isSuccess() && handshake[0] == null) {
+            if (cf.isSuccess() && secured[0] == null) {
                 holder[0].startSweeping();
                 result.complete(holder[0]);
             } else if (cf.isSuccess()) {
-                handshake[0].done().whenComplete((ok, failure) -> {
+                secured[0].whenComplete((ok, failure) -> {
                     if (failure == null) {
                         holder[0].startSweeping();
                         result.complete(holder[0]);

@@ -81,6 +81,7 @@ public final class RpcServer implements RpcListener {
     /** Binds and starts serving; a peer is served only once {@code security}'s handshake has admitted it. */
     public static RpcServer start(String name, String bindHost, int port, EventLoops loops, int maxFrame,
                                   java.time.Duration frameTimeout, RpcSecurity security, RequestHandler handler) {
+        security.checkServable();
         long frameTimeoutMillis = Math.max(1, frameTimeout.toMillis());
         RpcServer[] self = new RpcServer[1];
         ServerBootstrap b = new ServerBootstrap()
@@ -102,7 +103,7 @@ public final class RpcServer implements RpcListener {
                                 TimeUnit.MILLISECONDS));
                         ch.pipeline().addLast("frames", frames);
                         ch.pipeline().addLast("dispatch", new Dispatch(name, handler, frames));
-                        security.addServerHandlers(ch.pipeline(), name);
+                        security.addServerHandlers(ch, name);
                     }
                 });
         try {

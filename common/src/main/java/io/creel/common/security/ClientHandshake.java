@@ -83,6 +83,10 @@ public final class ClientHandshake extends ByteToMessageDecoder {
             return;
         }
         if (state == State.CHALLENGE) {
+            if (in.isReadable() && in.getUnsignedByte(in.readerIndex()) == Handshake.REFUSED) {
+                readRefusal(ctx, in); // refused before the challenge: a bad HELLO, a timeout, no TLS
+                return;
+            }
             if (in.readableBytes() < Handshake.OPENING) {
                 return;
             }
@@ -117,20 +121,25 @@ public final class ClientHandshake extends ByteToMessageDecoder {
                 ctx.pipeline().remove(this);
                 done.complete(null);
             } else if (verdict == Handshake.REFUSED) {
-                if (in.readableBytes() < 3) {
-                    return;
-                }
-                int length = in.getUnsignedShort(in.readerIndex() + 1);
-                if (in.readableBytes() < 3 + length) {
-                    return;
-                }
-                in.skipBytes(3);
-                fail(ctx, in.readCharSequence(length, StandardCharsets.UTF_8).toString());
+                readRefusal(ctx, in);
             } else {
                 fail(ctx, "the server answered the authentication proof with " + verdict + ", neither accepted "
                         + "nor refused");
             }
         }
+    }
+
+    /** A REFUSED message, once it is all there: fails with the server's reason. */
+    private void readRefusal(ChannelHandlerContext ctx, ByteBuf in) {
+        if (in.readableBytes() < 3) {
+            return;
+        }
+        int length = in.getUnsignedShort(in.readerIndex() + 1);
+        if (in.readableBytes() < 3 + length) {
+            return;
+        }
+        in.skipBytes(3);
+        fail(ctx, in.readCharSequence(length, StandardCharsets.UTF_8).toString());
     }
 
     private void fail(ChannelHandlerContext ctx, String why) {
