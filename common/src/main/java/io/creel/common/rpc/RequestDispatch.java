@@ -30,6 +30,16 @@ public final class RequestDispatch {
      * @throws ProtocolException when the frame is malformed: the caller closes the connection
      */
     public static void dispatch(String name, Channel channel, ByteBuf frame, RequestHandler handler) {
+        dispatch(name, channel, frame, handler, null);
+    }
+
+    /**
+     * Dispatches {@code frame} as {@link #dispatch(String, Channel, ByteBuf, RequestHandler)} does;
+     * {@code answered} (may be {@code null}) runs once the request's reply has been written or given to
+     * the channel, from whatever thread replied.
+     */
+    public static void dispatch(String name, Channel channel, ByteBuf frame, RequestHandler handler,
+                                Runnable answered) {
         if (frame.readableBytes() < Frame.HEADER_AFTER_LENGTH) {
             throw new ProtocolException("frame of " + frame.readableBytes() + " bytes is shorter than a header");
         }
@@ -43,7 +53,7 @@ public final class RequestDispatch {
         if ((flags & Frame.FLAG_RESPONSE) != 0) {
             throw new ProtocolException("a response frame was sent to a server");
         }
-        RpcCall call = new RpcCall(channel, op, requestId, frame);
+        RpcCall call = new RpcCall(channel, op, requestId, frame, answered);
         try {
             handler.handle(call);
         } catch (ProtocolException e) {

@@ -20,12 +20,21 @@ public final class RpcCall {
     private final Opcode opcode;
     private final long requestId;
     private final ByteBuf body;
+    /** Runs once the reply is handed to the channel (the server's count of requests in flight); or null. */
+    private final Runnable answered;
 
-    RpcCall(Channel channel, Opcode opcode, long requestId, ByteBuf body) {
+    RpcCall(Channel channel, Opcode opcode, long requestId, ByteBuf body, Runnable answered) {
         this.channel = channel;
         this.opcode = opcode;
         this.requestId = requestId;
         this.body = body;
+        this.answered = answered;
+    }
+
+    private void answered() {
+        if (answered != null) {
+            answered.run();
+        }
     }
 
     public Opcode opcode() {
@@ -47,6 +56,7 @@ public final class RpcCall {
 
     public void reply(Message message) {
         channel.writeAndFlush(Frames.ok(channel.alloc(), opcode, requestId, message), channel.voidPromise());
+        answered();
     }
 
     /**
@@ -59,6 +69,7 @@ public final class RpcCall {
         // One write per frame: replies may come from several threads, and two writes could interleave.
         channel.writeAndFlush(channel.alloc().compositeDirectBuffer(3).addComponents(true, header, payload, verdict),
                 channel.voidPromise());
+        answered();
     }
 
     /**
@@ -77,16 +88,19 @@ public final class RpcCall {
                     .writeShort(invalid == null ? Frame.STATUS_OK : invalid.code().code());
             channel.writeAndFlush(channel.alloc().compositeDirectBuffer(3).addComponents(true, header, payload,
                     verdict), channel.voidPromise());
+            answered();
             return;
         }
         ByteBuffer head = ByteBuffer.allocate(header.readableBytes());
         header.readBytes(head);
         header.release();
         channel.writeAndFlush(new PayloadRegion(head.flip(), memory.slice(), check), channel.voidPromise());
+        answered();
     }
 
     public void fail(CreelException error) {
         channel.writeAndFlush(Frames.error(channel.alloc(), opcode, requestId, error), channel.voidPromise());
+        answered();
     }
 
     /** Replies with the outcome of a failed computation, unwrapping to its CreelException. */

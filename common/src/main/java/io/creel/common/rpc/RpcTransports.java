@@ -83,7 +83,7 @@ public final class RpcTransports {
         @Override
         public RpcListener listen(String name, String bindHost, int port, RequestHandler handler, Context c) {
             return RpcServer.start(name, bindHost, port, c.loops(), c.maxFrame(),
-                    c.conf().get(ConfKeys.NET_FRAME_TIMEOUT), RpcSecurity.of(c.conf()), handler);
+                    c.conf().get(ConfKeys.NET_FRAME_TIMEOUT), RpcSecurity.of(c.conf()), ServerLimits.of(c.conf()), handler);
         }
     }
 }
