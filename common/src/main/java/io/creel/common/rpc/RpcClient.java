@@ -50,7 +50,7 @@ public final class RpcClient implements RpcConnection {
     private final long sweepPeriodNanos;
     private volatile ScheduledFuture<?> sweeper;
 
-    private RpcClient(HostPort remote, Channel channel, Duration requestTimeout) {
+    RpcClient(HostPort remote, Channel channel, Duration requestTimeout) {
         this.remote = remote;
         this.channel = channel;
         this.requestTimeout = requestTimeout;
