@@ -13,13 +13,14 @@ targets=(
   "common FramesFuzzTest#aClientConnectionSurvivesAnyReplyBytes"
   "common HandshakeFuzzTest#aServerNeverAdmitsAPeerWithoutTheSecret"
   "common HandshakeFuzzTest#aClientNeverAcceptsAServerWithoutTheSecret"
+  "namenode LogReaderFuzzTest#aHostileLogIsRestoredOrRefusedAsCorrupt"
 )
 rc=0
 for t in "${targets[@]}"; do
   read -r module test <<<"$t"
   echo "=== fuzz: $module $test"
   t0=$SECONDS
-  if ! JAZZER_FUZZ=1 nice mvn -q -B test -pl "$module" -Dtest="$test" -Dsurefire.failIfNoSpecifiedTests=false; then
+  if ! JAZZER_FUZZ=1 nice mvn -q -B test -pl "$module" -am -Dtest="$test" -Dsurefire.failIfNoSpecifiedTests=false; then
     echo "=== fuzz: $test FOUND A CRASH (see the reproducer Jazzer wrote under $module/src/test/resources)"
     rc=1
   fi
