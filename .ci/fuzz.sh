@@ -14,6 +14,7 @@ targets=(
   "common HandshakeFuzzTest#aServerNeverAdmitsAPeerWithoutTheSecret"
   "common HandshakeFuzzTest#aClientNeverAcceptsAServerWithoutTheSecret"
   "namenode LogReaderFuzzTest#aHostileLogIsRestoredOrRefusedAsCorrupt"
+  "storage-nvmf PduReaderFuzzTest#thePduReaderRejectsHostileBytesWithAPduException"
 )
 rc=0
 for t in "${targets[@]}"; do
