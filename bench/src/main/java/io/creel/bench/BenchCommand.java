@@ -4,6 +4,7 @@ import io.creel.bench.cluster.BenchCluster;
 import io.creel.bench.cluster.ClusterProcess;
 import io.creel.bench.cluster.ExistingCluster;
 import io.creel.bench.cluster.InProcessCluster;
+import io.creel.bench.cluster.ThrowawayTls;
 import io.creel.bench.modes.BagBench;
 import io.creel.bench.modes.BaselineBench;
 import io.creel.bench.modes.KvBench;
@@ -25,6 +26,7 @@ import io.creel.common.conf.ConfValues;
 import io.creel.common.conf.CreelConf;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
+import io.creel.common.security.SecurityKeys;
 import io.creel.minicluster.MiniCluster;
 import io.creel.namenode.NamenodeKeys;
 import io.creel.storage.spi.BlockTransportProvider;
@@ -120,6 +122,10 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--tcp", description = "Measure only the TCP path (creel.client.local.access=false).")
     boolean tcp;
 
+    @Option(names = "--tls", description = "Carry every connection of the bench's cluster and clients over TLS, with a "
+            + "throw-away certificate made with openssl (to measure what TLS costs: run once with, once without).")
+    boolean tls;
+
     @Option(names = "--transport", paramLabel = "NAME", description = "Move block data over this transport only "
             + "(rdma, tcp, mapped, local-file): the run fails at once, saying why, where it cannot be used, and "
             + "measures that one data path.")
@@ -199,6 +205,14 @@ public final class BenchCommand implements Callable<Integer> {
         RuntimeException failure = null;
         List<String> cleanupFailures;
         RunScope scope = new RunScope(System.err);
+        ThrowawayTls certificates = null;
+        if (tls) {
+            certificates = ThrowawayTls.on(conf);
+            conf = certificates.conf();
+            scope.add("the --tls certificate", certificates);
+            report.fact("tls", "on, engine " + conf.get(SecurityKeys.TLS_PROVIDER) + " (openssl when netty-tcnative is "
+                    + "present: " + io.netty.handler.ssl.OpenSsl.isAvailable() + ")");
+        }
         try (Progress progress = new Progress(System.err, System.console() != null)) {
             try {
                 progress.point("starting the cluster");

@@ -122,8 +122,7 @@ public final class NamenodeServer implements AutoCloseable {
                 // Restored before serving: no call sees a namespace that is still being rebuilt.
                 persistence = NamenodePersistence.open(conf, namespace, registry, allocator);
             }
-            rpc = RpcServer.start("namenode", bindHost, port, loops, conf.maxFrameSize(),
-                    conf.get(ConfKeys.NET_FRAME_TIMEOUT), service);
+            rpc = RpcServer.start("namenode", bindHost, port, loops, conf, service);
             if (!HostPort.SCHEME.equals(scheme)) {
                 alsoOver = RpcTransports.forScheme(scheme).listen("namenode", bindHost, rpc.port(), service,
                         new RpcTransport.Context(conf, loops, conf.maxFrameSize(),

@@ -45,6 +45,15 @@ public final class ConfKeys {
     public static final ConfKey<Duration> NET_FRAME_TIMEOUT = key("creel.net.frame.timeout", "30s",
             ConfValues::parseDuration,
             "A peer that sends part of a frame and then nothing for this long is disconnected.");
+    public static final ConfKey<Duration> NET_IDLE_TIMEOUT = key("creel.net.idle.timeout", "10m",
+            ConfValues::parseDuration, "A server closes a connection that has carried nothing either way for this "
+                    + "long (clients reconnect on their next request); 0 means never.");
+    public static final ConfKey<Integer> NET_MAX_IN_FLIGHT = key("creel.net.max.in.flight", "1024",
+            v -> ConfValues.parseInt(v, 1, 1 << 20), "Requests of one connection a server handles at once; it "
+                    + "reads no more from that connection until one is answered.");
+    public static final ConfKey<Integer> NET_MAX_CONNECTIONS_PER_PEER = key("creel.net.max.connections.per.peer",
+            "1024", v -> ConfValues.parseInt(v, 1, 1 << 20),
+            "Connections a server accepts from one IP address at once; more are closed at once, with a log line.");
 
     private ConfKeys() {
     }

@@ -41,7 +41,9 @@ public enum ErrorCode {
     /** A storage server the block lives on is not registered or not live. */
     SERVER_UNKNOWN(17),
     /** A path or file is too long, too deep, or a limit was reached. */
-    LIMIT_EXCEEDED(18);
+    LIMIT_EXCEEDED(18),
+    /** The peer did not prove it knows the cluster secret (or did not try); the connection is closed. */
+    UNAUTHENTICATED(19);
 
     private static final ErrorCode[] BY_CODE;
 

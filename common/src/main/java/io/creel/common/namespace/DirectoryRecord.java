@@ -3,6 +3,8 @@ package io.creel.common.namespace;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -67,7 +69,8 @@ public record DirectoryRecord(NodeType type, long nodeId, String name) {
 
     /**
      * Reads the record at {@code src}'s position (advancing by {@link #SIZE}); {@code null} for a
-     * free slot or one whose bytes do not form a valid record (a torn or garbage slot is skipped, not fatal).
+     * free slot or one whose bytes do not form a valid record (a torn or garbage slot is skipped, not fatal),
+     * including one whose name is not valid UTF-8 or not a valid name.
      */
     public static DirectoryRecord readFrom(ByteBuffer src) {
         int start = src.position();
@@ -89,7 +92,16 @@ public record DirectoryRecord(NodeType type, long nodeId, String name) {
             }
             byte[] n = new byte[len];
             src.get(start + NAME_OFFSET, n);
-            return new DirectoryRecord(type, id, new String(n, StandardCharsets.UTF_8));
+            String name;
+            try {
+                // Strict: a garbage slot's bytes must not turn into a different, mangled name.
+                name = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(n)).toString();
+                PathName.checkComponent(name, name);
+            } catch (CharacterCodingException | CreelException e) {
+                return null;
+            }
+            return new DirectoryRecord(type, id, name);
         } finally {
             src.position(Math.min(src.limit(), start + SIZE));
         }

@@ -30,11 +30,17 @@ public final class RequestDispatch {
      * @throws ProtocolException when the frame is malformed: the caller closes the connection
      */
     public static void dispatch(String name, Channel channel, ByteBuf frame, RequestHandler handler) {
-        dispatch(name, channel, frame, handler, RpcProbes.forServer(name));
+        dispatch(name, channel, frame, handler, RpcProbes.forServer(name), null);
     }
 
-    /** Dispatches {@code frame}, reporting its answer to {@code probe} (the connection's). */
-    public static void dispatch(String name, Channel channel, ByteBuf frame, RequestHandler handler, RpcProbe probe) {
+    /**
+     * Dispatches {@code frame} as {@link #dispatch(String, Channel, ByteBuf, RequestHandler)} does,
+     * reporting its answer to {@code probe} (the connection's); {@code answered} (may be
+     * {@code null}) runs once the request's reply has been written or given to the channel, from
+     * whatever thread replied.
+     */
+    public static void dispatch(String name, Channel channel, ByteBuf frame, RequestHandler handler, RpcProbe probe,
+                                Runnable answered) {
         if (frame.readableBytes() < Frame.HEADER_AFTER_LENGTH) {
             throw new ProtocolException("frame of " + frame.readableBytes() + " bytes is shorter than a header");
         }
@@ -48,7 +54,7 @@ public final class RequestDispatch {
         if ((flags & Frame.FLAG_RESPONSE) != 0) {
             throw new ProtocolException("a response frame was sent to a server");
         }
-        RpcCall call = new RpcCall(channel, op, requestId, frame, probe);
+        RpcCall call = new RpcCall(channel, op, requestId, frame, probe, answered);
         try {
             handler.handle(call);
         } catch (ProtocolException e) {

@@ -4,6 +4,7 @@ import io.creel.common.error.CreelException;
 import io.creel.common.protocol.Frame;
 import io.creel.common.protocol.Message;
 import io.creel.common.protocol.Opcode;
+import io.creel.common.security.RpcSecurity;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import java.nio.ByteBuffer;
@@ -22,19 +23,28 @@ public final class RpcCall {
     private final RpcProbe probe;
     /** When the request arrived; 0 when nothing measures. */
     private final long arrived;
+    /** Runs once the reply is handed to the channel (the server's count of requests in flight); or null. */
+    private final Runnable replied;
 
-    RpcCall(Channel channel, Opcode opcode, long requestId, ByteBuf body, RpcProbe probe) {
+    RpcCall(Channel channel, Opcode opcode, long requestId, ByteBuf body, RpcProbe probe, Runnable replied) {
         this.channel = channel;
         this.opcode = opcode;
         this.requestId = requestId;
         this.body = body;
         this.probe = probe;
         this.arrived = probe == RpcProbe.NONE ? 0 : System.nanoTime();
+        this.replied = replied;
     }
 
     private void answered(CreelException error) {
         if (probe != RpcProbe.NONE) {
             probe.answered(opcode, error, System.nanoTime() - arrived);
+        }
+    }
+
+    private void replied() {
+        if (replied != null) {
+            replied.run();
         }
     }
 
@@ -58,6 +68,7 @@ public final class RpcCall {
     public void reply(Message message) {
         answered(null);
         channel.writeAndFlush(Frames.ok(channel.alloc(), opcode, requestId, message), channel.voidPromise());
+        replied();
     }
 
     /**
@@ -71,6 +82,7 @@ public final class RpcCall {
         // One write per frame: replies may come from several threads, and two writes could interleave.
         channel.writeAndFlush(channel.alloc().compositeDirectBuffer(3).addComponents(true, header, payload, verdict),
                 channel.voidPromise());
+        replied();
     }
 
     /**
@@ -82,15 +94,28 @@ public final class RpcCall {
     public void replyPayload(ByteBuffer memory, PayloadCheck check) {
         answered(null);
         ByteBuf header = Frames.okHeader(channel.alloc(), opcode, requestId, memory.remaining());
+        if (RpcSecurity.isEncrypted(channel)) {
+            // TLS encrypts buffers, not file regions: copy, and check the bytes once they are copied.
+            ByteBuf payload = channel.alloc().ioBuffer(memory.remaining()).writeBytes(memory.slice());
+            CreelException invalid = check.afterSending();
+            ByteBuf verdict = channel.alloc().ioBuffer(Frame.VERDICT)
+                    .writeShort(invalid == null ? Frame.STATUS_OK : invalid.code().code());
+            channel.writeAndFlush(channel.alloc().compositeDirectBuffer(3).addComponents(true, header, payload,
+                    verdict), channel.voidPromise());
+            replied();
+            return;
+        }
         ByteBuffer head = ByteBuffer.allocate(header.readableBytes());
         header.readBytes(head);
         header.release();
         channel.writeAndFlush(new PayloadRegion(head.flip(), memory.slice(), check), channel.voidPromise());
+        replied();
     }
 
     public void fail(CreelException error) {
         answered(error);
         channel.writeAndFlush(Frames.error(channel.alloc(), opcode, requestId, error), channel.voidPromise());
+        replied();
     }
 
     /** Replies with the outcome of a failed computation, unwrapping to its CreelException. */

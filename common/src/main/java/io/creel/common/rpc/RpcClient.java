@@ -6,6 +6,7 @@ import io.creel.common.net.HostPort;
 import io.creel.common.protocol.Frame;
 import io.creel.common.protocol.Message;
 import io.creel.common.protocol.Opcode;
+import io.creel.common.security.RpcSecurity;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -49,7 +50,7 @@ public final class RpcClient implements RpcConnection {
     private final long sweepPeriodNanos;
     private volatile ScheduledFuture<?> sweeper;
 
-    private RpcClient(HostPort remote, Channel channel, Duration requestTimeout) {
+    RpcClient(HostPort remote, Channel channel, Duration requestTimeout) {
         this.remote = remote;
         this.channel = channel;
         this.requestTimeout = requestTimeout;
@@ -63,6 +64,18 @@ public final class RpcClient implements RpcConnection {
      */
     public static CompletableFuture<RpcClient> connect(HostPort remote, EventLoops loops, int maxFrame,
                                                        Duration connectTimeout, Duration requestTimeout) {
+        return connect(remote, loops, maxFrame, connectTimeout, requestTimeout, RpcSecurity.none());
+    }
+
+    /**
+     * Connects to {@code remote} with {@code security}: the future completes once the connection is
+     * authenticated and fails with UNAUTHENTICATED, saying why, when it cannot be.
+     */
+    public static CompletableFuture<RpcClient> connect(HostPort remote, EventLoops loops, int maxFrame,
+                                                       Duration connectTimeout, Duration requestTimeout,
+                                                       RpcSecurity security) {
+        @SuppressWarnings("unchecked")
+        CompletableFuture<Void>[] secured = new CompletableFuture[1];
         CompletableFuture<RpcClient> result = new CompletableFuture<>();
         RpcClient[] holder = new RpcClient[1];
         Bootstrap b = new Bootstrap()
@@ -75,10 +88,13 @@ public final class RpcClient implements RpcConnection {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         ReplyReader replies = new ReplyReader(() -> holder[0], maxFrame);
-                        ch.config().setRecvByteBufAllocator(new ReceiveInPlace(replies));
+                        // Over TLS the socket's bytes are ciphertext: they must never land in a destination.
+                        ch.config().setRecvByteBufAllocator(security.encrypts() ? Frames.receiveSizes()
+                                : new ReceiveInPlace(replies));
                         // Requests issued by reply callbacks during one read leave in one write.
                         ch.pipeline().addLast("flushes", new FlushConsolidationHandler(RpcServer.MAX_HELD_FLUSHES, false));
                         ch.pipeline().addLast("replies", replies);
+                        secured[0] = security.addClientHandlers(ch, remote);
                     }
                 });
         ChannelFuture f;
@@ -91,9 +107,18 @@ public final class RpcClient implements RpcConnection {
         }
         holder[0] = new RpcClient(remote, f.channel(), requestTimeout);
         f.addListener((ChannelFuture cf) -> {
-            if (cf.isSuccess()) {
+            if (cf.isSuccess() && secured[0] == null) {
                 holder[0].startSweeping();
                 result.complete(holder[0]);
+            } else if (cf.isSuccess()) {
+                secured[0].whenComplete((ok, failure) -> {
+                    if (failure == null) {
+                        holder[0].startSweeping();
+                        result.complete(holder[0]);
+                    } else {
+                        result.completeExceptionally(failure);
+                    }
+                });
             } else {
                 Throwable c = cf.cause();
                 boolean timedOut = c instanceof io.netty.channel.ConnectTimeoutException;

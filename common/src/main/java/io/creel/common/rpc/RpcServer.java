@@ -1,8 +1,11 @@
 package io.creel.common.rpc;
 
+import io.creel.common.conf.ConfKeys;
+import io.creel.common.conf.CreelConf;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.protocol.ProtocolException;
+import io.creel.common.security.RpcSecurity;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -14,11 +17,14 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.flush.FlushConsolidationHandler;
+import io.netty.handler.timeout.IdleState;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,7 +68,36 @@ public final class RpcServer implements RpcListener {
      */
     public static RpcServer start(String name, String bindHost, int port, EventLoops loops, int maxFrame,
                                   java.time.Duration frameTimeout, RequestHandler handler) {
+        return start(name, bindHost, port, loops, maxFrame, frameTimeout, RpcSecurity.none(), handler);
+    }
+
+    /**
+     * Binds and starts serving with the limits and security {@code conf} sets: its maximum frame and
+     * frame timeout, and its {@link RpcSecurity} (a peer is served only once it has authenticated).
+     */
+    public static RpcServer start(String name, String bindHost, int port, EventLoops loops, CreelConf conf,
+                                  RequestHandler handler) {
+        return start(name, bindHost, port, loops, conf.maxFrameSize(), conf.get(ConfKeys.NET_FRAME_TIMEOUT),
+                RpcSecurity.of(conf), ServerLimits.of(conf), handler);
+    }
+
+    /** Binds and starts serving; a peer is served only once {@code security}'s handshake has admitted it. */
+    public static RpcServer start(String name, String bindHost, int port, EventLoops loops, int maxFrame,
+                                  java.time.Duration frameTimeout, RpcSecurity security, RequestHandler handler) {
+        return start(name, bindHost, port, loops, maxFrame, frameTimeout, security, ServerLimits.defaults(), handler);
+    }
+
+    /**
+     * Binds and starts serving; a peer is served only once {@code security}'s handshake has admitted
+     * it, and within {@code limits}.
+     */
+    public static RpcServer start(String name, String bindHost, int port, EventLoops loops, int maxFrame,
+                                  java.time.Duration frameTimeout, RpcSecurity security, ServerLimits limits,
+                                  RequestHandler handler) {
+        security.checkServable();
         long frameTimeoutMillis = Math.max(1, frameTimeout.toMillis());
+        long idleMillis = limits.idleTimeout().toMillis();
+        PeerCount peers = new PeerCount(name, limits.maxConnectionsPerPeer());
         RpcServer[] self = new RpcServer[1];
         ServerBootstrap b = new ServerBootstrap()
                 .group(loops.group())
@@ -75,14 +110,20 @@ public final class RpcServer implements RpcListener {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (!peers.admit(ch)) {
+                            ch.close();
+                            return;
+                        }
                         self[0].connections.add(ch);
                         Frames.FrameDecoder frames = Frames.decoder(maxFrame);
                         // Replies to the requests of one read leave in one write, not one syscall each.
                         ch.pipeline().addLast("flushes", new FlushConsolidationHandler(MAX_HELD_FLUSHES, false));
-                        ch.pipeline().addLast("idle", new IdleStateHandler(frameTimeoutMillis, 0, 0,
+                        ch.pipeline().addLast("idle", new IdleStateHandler(frameTimeoutMillis, 0, idleMillis,
                                 TimeUnit.MILLISECONDS));
                         ch.pipeline().addLast("frames", frames);
-                        ch.pipeline().addLast("dispatch", new Dispatch(name, handler, frames));
+                        ch.pipeline().addLast("dispatch", new Dispatch(name, handler, frames, limits.maxInFlight(),
+                                idleMillis));
+                        security.addServerHandlers(ch, name);
                     }
                 });
         try {
@@ -116,18 +157,38 @@ public final class RpcServer implements RpcListener {
         LOG.debug("{}: stopped", name);
     }
 
-    /** Checks frame headers and dispatches requests; one instance per connection. */
+    /**
+     * Checks frame headers and dispatches requests; one instance per connection. At most
+     * {@code maxInFlight} of the connection's requests are being handled at once: further frames wait
+     * here, and the connection is not read until one is answered, so a flooding peer fills its own
+     * socket buffers, not the server's memory.
+     */
     private static final class Dispatch extends ChannelInboundHandlerAdapter {
         private final String name;
         private final RequestHandler handler;
         private final Frames.FrameDecoder frames;
         private final RpcProbe probe;
+        private final int maxInFlight;
+        private final long idleMillis;
+        /** Requests handed to the handler and not answered yet; answered from any thread. */
+        private final AtomicInteger inFlight = new AtomicInteger();
+        /** Frames that arrived while {@code maxInFlight} were being handled (event loop only). */
+        private final ArrayDeque<ByteBuf> waiting = new ArrayDeque<>();
+        private final Runnable answered = this::answered;
+        private ChannelHandlerContext ctx;
 
-        Dispatch(String name, RequestHandler handler, Frames.FrameDecoder frames) {
+        Dispatch(String name, RequestHandler handler, Frames.FrameDecoder frames, int maxInFlight, long idleMillis) {
             this.name = name;
             this.handler = handler;
             this.frames = frames;
+            this.maxInFlight = maxInFlight;
+            this.idleMillis = idleMillis;
             this.probe = RpcProbes.forServer(name);
+        }
+
+        @Override
+        public void handlerAdded(ChannelHandlerContext ctx) {
+            this.ctx = ctx;
         }
 
         @Override
@@ -138,11 +199,19 @@ public final class RpcServer implements RpcListener {
 
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-            if (evt instanceof IdleStateEvent && frames.hasPartialFrame()) {
-                LOG.warn("{}: closing connection from {}: incomplete frame and no bytes for too long", name,
-                        ctx.channel().remoteAddress());
-                ctx.close();
-                return;
+            if (evt instanceof IdleStateEvent idle) {
+                if (idle.state() == IdleState.ALL_IDLE && inFlight.get() == 0) {
+                    LOG.debug("{}: closing connection from {}: nothing either way for {} ms", name,
+                            ctx.channel().remoteAddress(), idleMillis);
+                    ctx.close();
+                    return;
+                }
+                if (idle.state() == IdleState.READER_IDLE && frames.hasPartialFrame()) {
+                    LOG.warn("{}: closing connection from {}: incomplete frame and no bytes for too long", name,
+                            ctx.channel().remoteAddress());
+                    ctx.close();
+                    return;
+                }
             }
             ctx.fireUserEventTriggered(evt);
         }
@@ -150,9 +219,20 @@ public final class RpcServer implements RpcListener {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             ByteBuf frame = (ByteBuf) msg;
+            if (inFlight.get() >= maxInFlight || !waiting.isEmpty()) {
+                waiting.add(frame);
+                ctx.channel().config().setAutoRead(false);
+                return;
+            }
+            dispatch(frame);
+        }
+
+        private void dispatch(ByteBuf frame) {
+            inFlight.incrementAndGet();
             try {
-                RequestDispatch.dispatch(name, ctx.channel(), frame, handler, probe);
+                RequestDispatch.dispatch(name, ctx.channel(), frame, handler, probe, answered);
             } catch (ProtocolException e) {
+                inFlight.decrementAndGet();
                 LOG.warn("{}: closing connection from {}: {}", name, ctx.channel().remoteAddress(), e.getMessage());
                 ctx.close();
             } finally {
@@ -160,9 +240,28 @@ public final class RpcServer implements RpcListener {
             }
         }
 
+        /** One request was answered (any thread): when the connection was full, let waiting frames in. */
+        private void answered() {
+            if (inFlight.decrementAndGet() == maxInFlight - 1) {
+                ctx.executor().execute(this::drain);
+            }
+        }
+
+        private void drain() {
+            while (!waiting.isEmpty() && inFlight.get() < maxInFlight && ctx.channel().isActive()) {
+                dispatch(waiting.poll());
+            }
+            if (waiting.isEmpty() && ctx.channel().isActive()) {
+                ctx.channel().config().setAutoRead(true);
+            }
+        }
+
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
             probe.connectionClosed();
+            for (ByteBuf frame = waiting.poll(); frame != null; frame = waiting.poll()) {
+                frame.release();
+            }
             handler.connectionClosed(ctx.channel());
             ctx.fireChannelInactive();
         }

@@ -4,6 +4,7 @@ import io.creel.common.conf.ConfKeys;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.net.HostPort;
+import io.creel.common.security.RpcSecurity;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -69,14 +70,20 @@ public final class RpcTransports {
 
         @Override
         public CompletableFuture<RpcConnection> connect(HostPort remote, Context c) {
-            return RpcClient.connect(remote, c.loops(), c.maxFrame(), c.connectTimeout(), c.requestTimeout())
+            RpcSecurity security;
+            try {
+                security = RpcSecurity.of(c.conf());
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+            return RpcClient.connect(remote, c.loops(), c.maxFrame(), c.connectTimeout(), c.requestTimeout(), security)
                     .thenApply(client -> client);
         }
 
         @Override
         public RpcListener listen(String name, String bindHost, int port, RequestHandler handler, Context c) {
             return RpcServer.start(name, bindHost, port, c.loops(), c.maxFrame(),
-                    c.conf().get(ConfKeys.NET_FRAME_TIMEOUT), handler);
+                    c.conf().get(ConfKeys.NET_FRAME_TIMEOUT), RpcSecurity.of(c.conf()), ServerLimits.of(c.conf()), handler);
         }
     }
 }

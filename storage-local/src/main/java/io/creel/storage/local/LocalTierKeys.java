@@ -30,12 +30,17 @@ public final class LocalTierKeys implements ConfKeySource {
             ConfValues::parseBoolean,
             "Read and write blocks of same-host storage servers through their files, without a server round trip.");
 
+    public static final ConfKey<String> FILES_GROUP = ConfKey.of("creel.storage.files.group", "", v -> v.trim(),
+            "Group that may read and write the DRAM and disk tiers' files (and so use the same-host transports); "
+                    + "empty: only the storage server's user. Other users' clients fall back to TCP.");
+
     /** For {@link java.util.ServiceLoader}; the keys are the static fields. */
     public LocalTierKeys() {
     }
 
     @Override
     public List<ConfKey<?>> keys() {
-        return List.of(DRAM_PATH, DRAM_SIZE, DRAM_PREALLOCATE, DISK_PATH, DISK_SIZE, DISK_DIRECT, LOCAL_ACCESS);
+        return List.of(DRAM_PATH, DRAM_SIZE, DRAM_PREALLOCATE, DISK_PATH, DISK_SIZE, DISK_DIRECT, LOCAL_ACCESS,
+                FILES_GROUP);
     }
 }

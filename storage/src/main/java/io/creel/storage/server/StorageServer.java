@@ -97,8 +97,8 @@ public final class StorageServer implements AutoCloseable {
             if (bound[0] != null) {
                 throw new IllegalStateException("tier " + tierName + " bound its port twice");
             }
-            bound[0] = RpcServer.start(tierName + " storage", conf.get(StorageKeys.BIND_HOST), port, loops,
-                    conf.maxFrameSize(), conf.get(ConfKeys.NET_FRAME_TIMEOUT), router);
+            bound[0] = RpcServer.start(tierName + " storage", conf.get(StorageKeys.BIND_HOST), port, loops, conf,
+                    router);
             return bound[0].port();
         };
         Volume volume = null;

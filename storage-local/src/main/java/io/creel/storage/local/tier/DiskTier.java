@@ -51,14 +51,16 @@ public final class DiskTier implements StorageTier {
         long blockCount = TierFiles.blockCount(LocalTierKeys.DISK_SIZE, conf.get(LocalTierKeys.DISK_SIZE), blockSize);
         Path dir = TierFiles.directory(LocalTierKeys.DISK_PATH, conf.get(LocalTierKeys.DISK_PATH));
         DiskMedium.DirectMode mode = DiskMedium.DirectMode.parse(conf.get(LocalTierKeys.DISK_DIRECT));
+        PrivateFiles privacy = PrivateFiles.of(conf);
+        privacy.directory(dir);
         if (conf.get(StorageKeys.PERSISTENT)) {
-            return startPersistent(ctx, dir, blockSize, blockCount, mode);
+            return startPersistent(ctx, dir, blockSize, blockCount, mode, privacy);
         }
         int port = ctx.listen(conf.get(StorageKeys.PORT));
         Path data = dir.resolve(TierFiles.uniqueName("disk", port) + ".data");
         Path tagFile = dir.resolve(data.getFileName() + ".tags");
         try {
-            create(data, tagFile, blockSize, blockCount);
+            create(data, tagFile, blockSize, blockCount, privacy);
             return open(data, tagFile, blockSize, blockCount, mode, DramTier.beatMillis(conf), "",
                     List.of(data, tagFile), null);
         } catch (IOException | RuntimeException e) {
@@ -69,7 +71,7 @@ public final class DiskTier implements StorageTier {
     }
 
     private Volume startPersistent(TierContext ctx, Path dir, int blockSize, long blockCount,
-                                   DiskMedium.DirectMode mode) {
+                                   DiskMedium.DirectMode mode, PrivateFiles privacy) {
         TierLock lock = TierLock.acquire(dir, name());
         try {
             int bound = TierFiles.listenOnRememberedPort(lock, ctx);
@@ -81,11 +83,14 @@ public final class DiskTier implements StorageTier {
                 if (Files.exists(tagFile)) {
                     TierFiles.reopen(tagFile, LocalTierKeys.DISK_SIZE, blockSize, blockCount);
                     TierFiles.checkSize(data, blockCount * blockSize);
+                    // Made by an older server, perhaps with the umask's permissions.
+                    privacy.restrict(data);
+                    privacy.restrict(tagFile);
                     how = "reopened (persistent)";
                 } else {
                     Path freshTags = dir.resolve(PERSISTENT_FILE + ".tags.new");
                     try {
-                        create(data, freshTags, blockSize, blockCount);
+                        create(data, freshTags, blockSize, blockCount, privacy);
                         Files.move(freshTags, tagFile, StandardCopyOption.ATOMIC_MOVE);
                     } finally {
                         Files.deleteIfExists(freshTags);
@@ -104,7 +109,10 @@ public final class DiskTier implements StorageTier {
         }
     }
 
-    private static void create(Path data, Path tagFile, int blockSize, long blockCount) throws IOException {
+    private static void create(Path data, Path tagFile, int blockSize, long blockCount, PrivateFiles privacy)
+            throws IOException {
+        privacy.create(data);
+        privacy.create(tagFile);
         // setLength reserves the size without writing it (a sparse file where the filesystem
         // allows); writing gigabytes of zeros at start would only delay the server.
         try (RandomAccessFile raf = new RandomAccessFile(data.toFile(), "rw")) {

@@ -57,13 +57,15 @@ public final class DramTier implements StorageTier {
         int blockSize = (int) (long) conf.get(ConfKeys.BLOCK_SIZE);
         long blockCount = TierFiles.blockCount(LocalTierKeys.DRAM_SIZE, conf.get(LocalTierKeys.DRAM_SIZE), blockSize);
         Path dir = TierFiles.directory(LocalTierKeys.DRAM_PATH, conf.get(LocalTierKeys.DRAM_PATH));
+        PrivateFiles privacy = PrivateFiles.of(conf);
+        privacy.directory(dir);
         if (conf.get(StorageKeys.PERSISTENT)) {
-            return startPersistent(ctx, dir, blockSize, blockCount);
+            return startPersistent(ctx, dir, blockSize, blockCount, privacy);
         }
         int port = ctx.listen(conf.get(StorageKeys.PORT));
         Path file = dir.resolve(TierFiles.uniqueName("dram", port) + ".region");
         try {
-            long dataOffset = create(file, blockSize, blockCount, TierFiles.token());
+            long dataOffset = create(file, blockSize, blockCount, TierFiles.token(), privacy);
             if (conf.get(LocalTierKeys.DRAM_PREALLOCATE)) {
                 Preallocation.fill(file, dataOffset, blockCount * blockSize);
             }
@@ -74,7 +76,7 @@ public final class DramTier implements StorageTier {
         }
     }
 
-    private Volume startPersistent(TierContext ctx, Path dir, int blockSize, long blockCount) {
+    private Volume startPersistent(TierContext ctx, Path dir, int blockSize, long blockCount, PrivateFiles privacy) {
         TierLock lock = TierLock.acquire(dir, name());
         try {
             int bound = TierFiles.listenOnRememberedPort(lock, ctx);
@@ -84,12 +86,13 @@ public final class DramTier implements StorageTier {
                 if (Files.exists(file)) {
                     TagFile.Header h = TierFiles.reopen(file, LocalTierKeys.DRAM_SIZE, blockSize, blockCount);
                     TierFiles.checkSize(file, h.dataOffset() + blockCount * blockSize);
+                    privacy.restrict(file); // made by an older server, perhaps with the umask's permissions
                     how = "reopened (persistent)";
                 } else {
                     // Built under a temporary name: a region file that exists is always complete.
                     Path fresh = dir.resolve(PERSISTENT_FILE + ".new");
                     try {
-                        long dataOffset = create(fresh, blockSize, blockCount, TierFiles.token());
+                        long dataOffset = create(fresh, blockSize, blockCount, TierFiles.token(), privacy);
                         if (ctx.conf().get(LocalTierKeys.DRAM_PREALLOCATE)) {
                             Preallocation.fill(fresh, dataOffset, blockCount * blockSize);
                         }
@@ -116,8 +119,10 @@ public final class DramTier implements StorageTier {
     }
 
     /** Creates a region file with a fresh header; returns the data offset. */
-    private static long create(Path file, int blockSize, long blockCount, long token) throws IOException {
+    private static long create(Path file, int blockSize, long blockCount, long token, PrivateFiles privacy)
+            throws IOException {
         long dataOffset = TagFile.roundUp(TagFile.size(blockCount), DATA_ALIGNMENT);
+        privacy.create(file);
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
             raf.setLength(dataOffset + blockCount * blockSize);
         }

@@ -57,7 +57,7 @@ public final class LocalFileTransportProvider implements BlockTransportProvider 
                 }
             }
             LOG.info("cannot open {} of {} ({}); using another transport", files.dataPath(), server.address(),
-                    e.toString());
+                    LocalAccess.whyNot(e));
             return null;
         }
     }

@@ -66,7 +66,7 @@ public final class MappedTransportProvider implements BlockTransportProvider {
                 }
             }
             // Not fatal: the server is still reachable over TCP.
-            LOG.info("cannot map {} of {} ({}); using another transport", data, server.address(), e.toString());
+            LOG.info("cannot map {} of {} ({}); using another transport", data, server.address(), LocalAccess.whyNot(e));
             return null;
         }
     }

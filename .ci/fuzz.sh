@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Fuzzes every Jazzer target (@FuzzTest) for its bounded time (maxDuration, 30 s each), one JVM per
+# target: Jazzer fuzzes one target per run. A crash fails the step, and Jazzer writes the input that
+# caused it under src/test/resources/<package>/<Class>Inputs/<method>/, where the default suite
+# replays it from then on (commit it with the fix). The default build (mvn verify) runs only those
+# regression inputs.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+targets=(
+  "common MessageDecodersFuzzTest#decodersRejectHostileBytesWithAProtocolError"
+  "common FramesFuzzTest#aServerConnectionSurvivesAnyBytes"
+  "common FramesFuzzTest#aClientConnectionSurvivesAnyReplyBytes"
+  "common HandshakeFuzzTest#aServerNeverAdmitsAPeerWithoutTheSecret"
+  "common HandshakeFuzzTest#aClientNeverAcceptsAServerWithoutTheSecret"
+  "common DirectoryRecordFuzzTest#everySlotIsSkippedOrReadAsExactlyWhatItHolds"
+  "namenode LogReaderFuzzTest#aHostileLogIsRestoredOrRefusedAsCorrupt"
+  "storage-nvmf PduReaderFuzzTest#thePduReaderRejectsHostileBytesWithAPduException"
+)
+rc=0
+for t in "${targets[@]}"; do
+  read -r module test <<<"$t"
+  echo "=== fuzz: $module $test"
+  t0=$SECONDS
+  if ! JAZZER_FUZZ=1 nice mvn -q -B test -pl "$module" -am -Dtest="$test" -Dsurefire.failIfNoSpecifiedTests=false; then
+    echo "=== fuzz: $test FOUND A CRASH (see the reproducer Jazzer wrote under $module/src/test/resources)"
+    rc=1
+  fi
+  echo "=== fuzz: $test took $((SECONDS - t0)) s"
+done
+exit $rc

@@ -1,0 +1,90 @@
+package io.creel.common.security;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+
+/**
+ * The bytes of the authentication handshake that opens a connection when a cluster secret is set,
+ * before any frame:
+ * <pre>
+ *   client -> server  HELLO      magic "CRAU", version 1, client nonce (32 bytes)
+ *   server -> client  CHALLENGE  magic "CRAU", version 1, server nonce (32 bytes)
+ *   client -> server  PROOF      HMAC(secret, "client" label, client nonce, server nonce) (32 bytes)
+ *   server -> client  ACCEPTED   0, HMAC(secret, "server" label, client nonce, server nonce) (32 bytes)
+ *                  or REFUSED    1, message length (u16), message (UTF-8)
+ * </pre>
+ * The server checks the client's proof before it proves itself, so a peer without the secret learns
+ * nothing it could replay; both nonces are fresh, so no recorded proof is valid twice. The magic,
+ * read as a frame length, is larger than any frame: a server without authentication closes such a
+ * connection at once instead of waiting for a gigabyte.
+ */
+final class Handshake {
+    static final int MAGIC = 0x43524155; // "CRAU"
+    static final int VERSION = 1;
+    static final int NONCE = 32;
+    static final int PROOF = 32;
+    /** HELLO and CHALLENGE: magic, version, nonce. */
+    static final int OPENING = 4 + 1 + NONCE;
+    static final int ACCEPTED = 0;
+    static final int REFUSED = 1;
+    /** Longest refusal message sent. */
+    static final int MAX_MESSAGE = 1024;
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private Handshake() {
+    }
+
+    static byte[] nonce() {
+        byte[] n = new byte[NONCE];
+        RANDOM.nextBytes(n);
+        return n;
+    }
+
+    /** HELLO or CHALLENGE. */
+    static ByteBuf opening(ByteBufAllocator alloc, byte[] nonce) {
+        return alloc.buffer(OPENING).writeInt(MAGIC).writeByte(VERSION).writeBytes(nonce);
+    }
+
+    /**
+     * Reads a HELLO or CHALLENGE's nonce from {@code in} (which holds at least {@link #OPENING} bytes).
+     *
+     * @throws HandshakeException naming what was wrong
+     */
+    static byte[] readOpening(ByteBuf in, String what) {
+        int magic = in.readInt();
+        if (magic != MAGIC) {
+            throw new HandshakeException(what + " does not start with the handshake's magic (got 0x"
+                    + Integer.toHexString(magic) + ")");
+        }
+        int version = in.readUnsignedByte();
+        if (version != VERSION) {
+            throw new HandshakeException(what + " is of handshake version " + version + "; this side speaks "
+                    + VERSION);
+        }
+        byte[] nonce = new byte[NONCE];
+        in.readBytes(nonce);
+        return nonce;
+    }
+
+    static ByteBuf accepted(ByteBufAllocator alloc, byte[] serverProof) {
+        return alloc.buffer(1 + PROOF).writeByte(ACCEPTED).writeBytes(serverProof);
+    }
+
+    static ByteBuf refused(ByteBufAllocator alloc, String message) {
+        byte[] text = message.getBytes(StandardCharsets.UTF_8);
+        int n = Math.min(text.length, MAX_MESSAGE);
+        return alloc.buffer(3 + n).writeByte(REFUSED).writeShort(n).writeBytes(text, 0, n);
+    }
+
+    /** A handshake message that breaks the protocol. */
+    static final class HandshakeException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        HandshakeException(String message) {
+            super(message, null, false, false);
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package io.creel.common.security;
+
+import io.creel.common.conf.CreelConf;
+import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
+import io.creel.common.net.HostPort;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.util.AttributeKey;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * What protects a process's connections of the frame protocol, read from its configuration: TLS
+ * ({@link SecurityKeys#TLS_ENABLED}), the cluster secret both ends must prove
+ * ({@link SecurityKeys#SECRET_FILE}) and the handshake's timeout. A server and a client add their end
+ * of it to a new connection's pipeline, in front of everything else; once the authentication
+ * handshake is done its handlers are gone, so requests pay nothing for it (TLS, of course, costs its
+ * encryption on every byte).
+ */
+public final class RpcSecurity {
+    /** Set on a connection whose bytes go through TLS: nothing may be written to it as a file region. */
+    public static final AttributeKey<Boolean> ENCRYPTED = AttributeKey.valueOf("creel.tls");
+    private static final RpcSecurity NONE = new RpcSecurity(null, null, Duration.ofSeconds(10));
+    /** One per configuration object: PEM files and the secret are read once, not per connection. */
+    private static final Map<CreelConf, RpcSecurity> BY_CONF = Collections.synchronizedMap(new WeakHashMap<>());
+
+    private final ClusterSecret secret;
+    private final TlsContexts tls;
+    private final Duration handshakeTimeout;
+
+    private RpcSecurity(ClusterSecret secret, TlsContexts tls, Duration handshakeTimeout) {
+        this.secret = secret;
+        this.tls = tls;
+        this.handshakeTimeout = handshakeTimeout;
+    }
+
+    /** No authentication: what a connection had before this layer existed. */
+    public static RpcSecurity none() {
+        return NONE;
+    }
+
+    /** The security {@code conf} asks for; fails CONFIGURATION when its secret file is unusable. */
+    public static RpcSecurity of(CreelConf conf) {
+        RpcSecurity known = BY_CONF.get(conf);
+        if (known != null) {
+            return known;
+        }
+        String file = conf.get(SecurityKeys.SECRET_FILE);
+        RpcSecurity made = new RpcSecurity(file.isEmpty() ? null : ClusterSecret.read(Path.of(file)),
+                conf.get(SecurityKeys.TLS_ENABLED) ? TlsContexts.of(conf) : null,
+                conf.get(SecurityKeys.HANDSHAKE_TIMEOUT));
+        BY_CONF.put(conf, made);
+        return made;
+    }
+
+    /** Whether connections are carried over TLS. */
+    public boolean encrypts() {
+        return tls != null;
+    }
+
+    /** Whether connections prove the cluster secret. */
+    public boolean authenticates() {
+        return secret != null;
+    }
+
+    /** Adds the server's end to a new connection's pipeline ({@code name} for log lines). */
+    public void addServerHandlers(Channel channel, String name) {
+        ChannelPipeline pipeline = channel.pipeline();
+        if (secret != null) {
+            pipeline.addFirst("auth", new ServerHandshake(name, secret, handshakeTimeout));
+        }
+        if (tls != null) {
+            pipeline.addFirst("tls-required", new TlsRequired(name, tls.server(), handshakeTimeout.toMillis()));
+            channel.attr(ENCRYPTED).set(Boolean.TRUE);
+        }
+    }
+
+    /**
+     * Checks, before a server binds, that this process can serve with this security (with TLS: that
+     * it has a certificate); fails CONFIGURATION saying what is missing.
+     */
+    public void checkServable() {
+        if (tls != null) {
+            tls.server();
+        }
+    }
+
+    /**
+     * Adds the client's end to a new connection's pipeline; returns what completes once the
+     * connection is secured (TLS handshake, then authentication) and fails with UNAUTHENTICATED
+     * saying why it could not be, or {@code null} when there is nothing to wait for.
+     */
+    public CompletableFuture<Void> addClientHandlers(Channel channel, HostPort server) {
+        ChannelPipeline pipeline = channel.pipeline();
+        CompletableFuture<Void> authenticated = null;
+        if (secret != null) {
+            ClientHandshake handshake = new ClientHandshake(server.toString(), secret, handshakeTimeout);
+            pipeline.addFirst("auth", handshake);
+            authenticated = handshake.done();
+        }
+        if (tls == null) {
+            return authenticated;
+        }
+        SslHandler ssl = tls.client().newHandler(channel.alloc(), server.host(), server.port());
+        ssl.setHandshakeTimeoutMillis(handshakeTimeout.toMillis());
+        pipeline.addFirst("tls", ssl);
+        channel.attr(ENCRYPTED).set(Boolean.TRUE);
+        CompletableFuture<Void> encrypted = new CompletableFuture<>();
+        ssl.handshakeFuture().addListener(f -> {
+            if (f.isSuccess()) {
+                encrypted.complete(null);
+            } else {
+                encrypted.completeExceptionally(new CreelException(ErrorCode.UNAUTHENTICATED, "TLS handshake with "
+                        + server + " failed: " + f.cause().getMessage() + " (is TLS on there ("
+                        + SecurityKeys.TLS_ENABLED.name() + "), and does its certificate chain to "
+                        + SecurityKeys.TLS_TRUST.name() + " and name the host?)", f.cause()));
+                channel.close();
+            }
+        });
+        CompletableFuture<Void> auth = authenticated;
+        return auth == null ? encrypted : encrypted.thenCompose(ok -> auth);
+    }
+
+    /** Whether {@code channel}'s bytes go through TLS (so a reply must be a buffer, not a file region). */
+    public static boolean isEncrypted(Channel channel) {
+        return channel.hasAttr(ENCRYPTED);
+    }
+}
