@@ -40,11 +40,12 @@ public final class RpcServer implements RpcListener {
 
     private final String name;
     private final Channel serverChannel;
-    private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+    private final ChannelGroup connections;
 
-    private RpcServer(String name, Channel serverChannel) {
+    private RpcServer(String name, Channel serverChannel, ChannelGroup connections) {
         this.name = name;
         this.serverChannel = serverChannel;
+        this.connections = connections;
     }
 
     /**
@@ -98,7 +99,8 @@ public final class RpcServer implements RpcListener {
         long frameTimeoutMillis = Math.max(1, frameTimeout.toMillis());
         long idleMillis = limits.idleTimeout().toMillis();
         PeerCount peers = new PeerCount(name, limits.maxConnectionsPerPeer());
-        RpcServer[] self = new RpcServer[1];
+        // Made before binding: a connection may be accepted before bind() returns.
+        ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
         ServerBootstrap b = new ServerBootstrap()
                 .group(loops.group())
                 .channel(loops.serverSocketChannel())
@@ -114,7 +116,7 @@ public final class RpcServer implements RpcListener {
                             ch.close();
                             return;
                         }
-                        self[0].connections.add(ch);
+                        connections.add(ch);
                         Frames.FrameDecoder frames = Frames.decoder(maxFrame);
                         // Replies to the requests of one read leave in one write, not one syscall each.
                         ch.pipeline().addLast("flushes", new FlushConsolidationHandler(MAX_HELD_FLUSHES, false));
@@ -128,8 +130,7 @@ public final class RpcServer implements RpcListener {
                 });
         try {
             Channel ch = b.bind(bindHost, port).sync().channel();
-            self[0] = new RpcServer(name, ch);
-            return self[0];
+            return new RpcServer(name, ch, connections);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CreelException(ErrorCode.INTERNAL, name + ": interrupted while binding");
