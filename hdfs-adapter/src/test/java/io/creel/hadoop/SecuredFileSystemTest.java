@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.creel.common.security.TestCertificates;
 import io.creel.minicluster.MiniCluster;
 import java.io.IOException;
 import java.net.URI;

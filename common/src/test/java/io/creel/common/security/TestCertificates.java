@@ -10,12 +10,13 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Makes a throw-away certificate authority and a certificate it signs for 127.0.0.1/localhost, with
- * the openssl command, in a test's temporary directory: no key is ever committed.
+ * the openssl command, in a test's temporary directory: no key is ever committed. Shared with other
+ * modules' tests through common's test-jar.
  */
-final class TestCertificates {
-    final Path ca;
-    final Path cert;
-    final Path key;
+public final class TestCertificates {
+    public final Path ca;
+    public final Path cert;
+    public final Path key;
 
     private TestCertificates(Path ca, Path cert, Path key) {
         this.ca = ca;
@@ -24,7 +25,7 @@ final class TestCertificates {
     }
 
     /** An authority named {@code name} and a host certificate it signed, under {@code dir}. */
-    static TestCertificates make(Path dir, String name) throws IOException, InterruptedException {
+    public static TestCertificates make(Path dir, String name) throws IOException, InterruptedException {
         Path d = Files.createDirectories(dir.resolve(name));
         Path ext = d.resolve("host.ext");
         Files.writeString(ext, "subjectAltName=IP:127.0.0.1,DNS:localhost\n"

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.creel.cli.CliErrors;
 import io.creel.cli.FsCommand;
 import io.creel.common.security.SecurityKeys;
+import io.creel.common.security.TestCertificates;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;

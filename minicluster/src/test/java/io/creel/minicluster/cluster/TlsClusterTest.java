@@ -17,6 +17,7 @@ import io.creel.common.protocol.Opcode;
 import io.creel.common.rpc.EventLoops;
 import io.creel.common.rpc.RpcClient;
 import io.creel.common.security.SecurityKeys;
+import io.creel.common.security.TestCertificates;
 import io.creel.storage.runtime.StorageServerRuntime;
 import io.creel.storage.transport.TransportKeys;
 import java.nio.ByteBuffer;
