@@ -32,7 +32,7 @@ import java.util.concurrent.TimeoutException;
  * <p>Arguments: {@code get PATH | put LOCAL PATH}, then {@code --conf KEY=VALUE}... for the client.
  */
 public final class FreshClientMain {
-    static final int CHUNK = 8 << 20;
+    static final int CHUNK = 2 << 20;
     static final int DEPTH = 4;
     private static final long WAIT_SECONDS = 120;
 
