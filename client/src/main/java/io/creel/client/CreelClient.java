@@ -408,7 +408,28 @@ public final class CreelClient implements AutoCloseable {
      * speculative bytes are dropped and the new version is read. So a get never serves a stale value.
      */
     public CompletableFuture<ByteBuffer> getValue(String tablePath, String key) {
-        return Futures.guard(() -> getValue(PathName.parse(tablePath).child(key).toString(), GET_ATTEMPTS));
+        return Futures.guard(() -> getValue(PathName.parse(tablePath).child(key).toString(), ValueDestination.NEW,
+                GET_ATTEMPTS)).thenApply(ByteBuffer::flip);
+    }
+
+    /**
+     * Reads the value of {@code key} in the Table into {@code dst}, from its position, and completes
+     * with the value's length; {@code dst}'s position has then advanced by it. The same guarantees as
+     * {@link #getValue(String, String)}, without a new buffer per get: for large values that buffer's
+     * allocation (zeroing fresh memory page by page) costs as much as the transfer. {@code dst} must
+     * not be used until the future completes.
+     *
+     * @throws CreelException (in the future) LIMIT_EXCEEDED, naming both lengths, when the value is
+     *     longer than {@code dst.remaining()}; nothing is read into {@code dst} then
+     */
+    public CompletableFuture<Integer> getValue(String tablePath, String key, ByteBuffer dst) {
+        String path = PathName.parse(tablePath).child(key).toString();
+        ValueDestination into = ValueDestination.into(path, dst);
+        return Futures.guard(() -> getValue(path, into, GET_ATTEMPTS)).thenApply(filled -> {
+            int n = filled.position() - dst.position();
+            dst.position(filled.position());
+            return n;
+        });
     }
 
     /**
@@ -419,9 +440,11 @@ public final class CreelClient implements AutoCloseable {
      */
     private static final int GET_ATTEMPTS = 3;
 
-    private CompletableFuture<ByteBuffer> getValue(String path, int attemptsLeft) {
+    /** Completes with the buffer {@code into} gave for the value, filled: its position is at the value's end. */
+    private CompletableFuture<ByteBuffer> getValue(String path, ValueDestination into, int attemptsLeft) {
         SeenValue seen = seenValues.get(path);
-        CompletableFuture<ByteBuffer> attempt = seen != null ? speculativeGet(path, seen) : plainGet(path);
+        CompletableFuture<ByteBuffer> attempt = seen != null && into.fits(seen.length())
+                ? speculativeGet(path, seen, into) : plainGet(path, into);
         return attempt.handle((value, t) -> {
             if (t == null) {
                 return CompletableFuture.completedFuture(value);
@@ -429,7 +452,8 @@ public final class CreelClient implements AutoCloseable {
             CreelException e = CreelException.unwrap(t);
             if (e instanceof VersionGone gone) {
                 seenValues.remove(path);
-                return attemptsLeft > 1 ? getValue(path, attemptsLeft - 1) : Futures.<ByteBuffer>failed(gone.getCause());
+                return attemptsLeft > 1 ? getValue(path, into, attemptsLeft - 1)
+                        : Futures.<ByteBuffer>failed(gone.getCause());
             }
             return Futures.<ByteBuffer>failed(e);
         }).thenCompose(f -> f);
@@ -460,41 +484,42 @@ public final class CreelClient implements AutoCloseable {
             });
     private static final int SEEN_VALUES = 4096;
 
-    private CompletableFuture<ByteBuffer> speculativeGet(String path, SeenValue seen) {
+    private CompletableFuture<ByteBuffer> speculativeGet(String path, SeenValue seen, ValueDestination into) {
         int partition = router.partitionOf(PathName.parse(path));
-        ByteBuffer dst = ByteBuffer.allocate((int) seen.length());
+        ByteBuffer dst = into.slot(seen.length());
         CompletableFuture<Void> read = transfers.read(path, 0, BlockLocator.at(seen.block()), 0, dst.duplicate());
         return router.lookup(partition, path, false).thenCompose(open -> {
             NodeInfo n = open.node();
             if (n.id() == seen.nodeId() && n.length() == seen.length()) {
                 return read.handle((v, t) -> {
                     if (t == null) {
-                        return CompletableFuture.completedFuture(dst);
+                        return CompletableFuture.completedFuture(dst.position(dst.limit()));
                     }
                     seenValues.remove(path, seen);
-                    return readValue(path, node(path, partition, open));
+                    return readValue(path, node(path, partition, open), into);
                 }).thenCompose(f -> f);
             }
             seenValues.remove(path, seen);
-            read.exceptionally(t -> null); // another version is current: the speculative bytes are not used
-            return readValue(path, node(path, partition, open));
+            // Another version is current: the speculative bytes are not used. With the caller's buffer,
+            // the next read must not start before this one has stopped writing into it.
+            return read.handle((v, t) -> null).thenCompose(v -> readValue(path, node(path, partition, open), into));
         });
     }
 
-    private CompletableFuture<ByteBuffer> plainGet(String path) {
-        return lookup(path).thenCompose(node -> readValue(path, node));
+    private CompletableFuture<ByteBuffer> plainGet(String path, ValueDestination into) {
+        return lookup(path).thenCompose(node -> readValue(path, node, into));
     }
 
     /** Reads the value of the version {@code node} names; its going away under the read fails with {@link VersionGone}. */
-    private CompletableFuture<ByteBuffer> readValue(String path, CreelNode node) {
-        return readVersion(path, node).exceptionallyCompose(t -> {
+    private CompletableFuture<ByteBuffer> readValue(String path, CreelNode node, ValueDestination into) {
+        return Futures.guard(() -> readVersion(path, node, into)).exceptionallyCompose(t -> {
             CreelException e = CreelException.unwrap(t);
             boolean gone = e.code() == ErrorCode.NOT_FOUND || e.code() == ErrorCode.STALE_BLOCK;
             return Futures.failed(gone ? new VersionGone(e) : e);
         });
     }
 
-    private CompletableFuture<ByteBuffer> readVersion(String path, CreelNode node) {
+    private CompletableFuture<ByteBuffer> readVersion(String path, CreelNode node, ValueDestination into) {
         if (node.type() != NodeType.KEYVALUE) {
             throw new CreelException(ErrorCode.INVALID_ARGUMENT, path + " is a " + node.type().displayName()
                     + ", not a KeyValue");
@@ -504,16 +529,15 @@ public final class CreelClient implements AutoCloseable {
                     + " bytes does not fit one buffer; read it with a reader");
         }
         if (node.isInline()) {
-            // The bytes came with the lookup reply and belong to this get alone: no copy, no transfer.
-            return CompletableFuture.completedFuture(ByteBuffer.wrap(node.inlineData()));
+            return CompletableFuture.completedFuture(into.inline(node.inlineData()));
         }
-        ByteBuffer dst = ByteBuffer.allocate((int) node.length());
+        ByteBuffer dst = into.slot(node.length());
         return node.reader().read(dst).thenApply(n -> {
             io.creel.common.protocol.BlockLocation first = blockIo.cache().peek(node.ref().block(0));
             if (first != null && node.length() > 0 && node.length() <= blockIo.blockSize()) {
                 seenValues.put(path, new SeenValue(node.info().id(), node.length(), first));
             }
-            return dst.flip();
+            return dst;
         });
     }
 

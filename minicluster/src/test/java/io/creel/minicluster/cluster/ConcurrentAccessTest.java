@@ -156,6 +156,13 @@ class ConcurrentAccessTest {
                     }));
                 }
                 for (int v = 1; v <= versions; v++) {
+                    // Each version waits for a read that began after the last one, so on a loaded
+                    // machine readers still see replacements instead of all 40 landing before the first read.
+                    int before = reads.get();
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                    while (reads.get() < before + 3 && System.nanoTime() < deadline) {
+                        Thread.sleep(1);
+                    }
                     writer.putValue("/kv", "hot", uniform(v, valueSize)).join();
                 }
                 done.set(true);
