@@ -68,4 +68,10 @@ if creel fs get /smoke/missing "$work/x" 2>"$work/err"; then fail "get of a miss
 [ "$(wc -l <"$work/err")" -eq 1 ] || fail "an error should print one line, got: $(cat "$work/err")"
 
 creel fs rm /smoke/big.bin || fail "fs rm"
+# The client commands above share a class-data archive, written by the first (bin/creel); the kv
+# get checks above show it leaves their output alone.
+if [ "${CREEL_CDS:-on}" != off ] && [ -w launcher/target/lib ]; then
+  [ -s launcher/target/lib/creel-client.jsa ] || fail "no class-data archive (launcher/target/lib/creel-client.jsa) after the client commands"
+  ls launcher/target/lib/creel-client.jsa.* >/dev/null 2>&1 && fail "a half-written class-data archive was left behind"
+fi
 echo "smoke: 1 passed, 0 failed"
