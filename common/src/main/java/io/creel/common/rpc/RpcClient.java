@@ -45,6 +45,8 @@ public final class RpcClient implements RpcConnection {
     private final AtomicLong nextId = new AtomicLong(1);
     private final ConcurrentHashMap<Long, Pending<?>> pending = new ConcurrentHashMap<>();
     private volatile String closeReason;
+    /** What a request on a closed connection fails with: UNAUTHENTICATED once TLS refused this client. */
+    private volatile ErrorCode closeCode = ErrorCode.UNAVAILABLE;
 
     /** How often overdue requests with the default timeout are looked for. */
     private final long sweepPeriodNanos;
@@ -285,7 +287,7 @@ public final class RpcClient implements RpcConnection {
     }
 
     private CreelException lost(String reason) {
-        return new CreelException(ErrorCode.UNAVAILABLE, "connection to " + remote + " is closed"
+        return new CreelException(closeCode, "connection to " + remote + " is closed"
                 + (reason == null ? "" : ": " + reason));
     }
 
@@ -375,7 +377,13 @@ public final class RpcClient implements RpcConnection {
 
     void connectionFailed(Throwable cause) {
         LOG.debug("connection to {} failed: {}", remote, cause.toString());
-        failAll(cause.toString());
+        String refusal = RpcSecurity.tlsRefusal(cause);
+        if (refusal != null) {
+            closeCode = ErrorCode.UNAUTHENTICATED;
+            failAll(refusal);
+        } else {
+            failAll(cause.toString());
+        }
     }
 
     /** A request waiting for its reply. */

@@ -127,6 +127,25 @@ public final class RpcSecurity {
         return auth == null ? encrypted : encrypted.thenCompose(ok -> auth);
     }
 
+    /**
+     * Why a connection whose TLS handshake had succeeded was refused by the server's TLS (an alert),
+     * worded for the client, or {@code null} when {@code cause} is no such refusal. Under TLS 1.3 a client's handshake is over
+     * before the server has checked the client's certificate, so a server that refuses it answers
+     * the first request with an alert instead of failing the handshake.
+     */
+    public static String tlsRefusal(Throwable cause) {
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            // Only an alert the server sent: a record this side could not decrypt is no refusal.
+            if (t instanceof javax.net.ssl.SSLException && t.getMessage() != null
+                    && t.getMessage().toLowerCase(java.util.Locale.ROOT).contains("alert")) {
+                return "the server refused this client's TLS: " + t.getMessage() + " (does it require client "
+                        + "certificates (" + SecurityKeys.TLS_CLIENT_AUTH.name() + "), and is this client's "
+                        + SecurityKeys.TLS_CERT.name() + " a certificate its authority signed?)";
+            }
+        }
+        return null;
+    }
+
     /** Whether {@code channel}'s bytes go through TLS (so a reply must be a buffer, not a file region). */
     public static boolean isEncrypted(Channel channel) {
         return channel.hasAttr(ENCRYPTED);

@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
@@ -202,6 +203,22 @@ class RpcTlsTest {
         CreelException e = failure(connect(tls(rogue)));
         assertEquals(ErrorCode.UNAUTHENTICATED, e.code(), e.getMessage());
         assertTrue(e.getMessage().contains("TLS handshake with"), e.getMessage());
+    }
+
+    @Test
+    void withoutTheSecretAClientWithoutAnAcceptedCertificateIsStillToldTheServerRefusedIt() {
+        // TLS 1.3: the client's handshake is over before the server has checked its certificate, so
+        // the refusal arrives as an alert after it; the client must still say what happened.
+        serve(with(tls(certs), SecurityKeys.TLS_CLIENT_AUTH.name(), "true"));
+        Map<String, String> noCertificate = Map.of(SecurityKeys.TLS_ENABLED.name(), "true",
+                SecurityKeys.TLS_PROVIDER.name(), "jdk", SecurityKeys.TLS_TRUST.name(), certs.ca.toString());
+        Map<String, String> stranger = with(tls(rogue), SecurityKeys.TLS_TRUST.name(), certs.ca.toString());
+        for (Map<String, String> client : List.of(noCertificate, stranger)) {
+            CreelException e = failure(connect(client).thenCompose(c -> c.call(Opcode.LOOKUP,
+                    new LookupRequest("/abc", false), RegisterReply::decode).whenComplete((r, t) -> c.close())));
+            assertEquals(ErrorCode.UNAUTHENTICATED, e.code(), e.getMessage());
+            assertTrue(e.getMessage().contains("refused") && e.getMessage().contains("certificate"), e.getMessage());
+        }
     }
 
     @Test
