@@ -157,6 +157,18 @@ public final class BlockAllocator {
                 pending += blocksOf(s).pending();
             }
         }
+        int notBack = 0;
+        for (String cls : classes.subList(start, classes.size())) {
+            notBack += registry.notBackSinceRestart(cls);
+        }
+        if (notBack > 0) {
+            // Right after a namenode restart its storage servers are still registering again: the
+            // space is not gone, it is not back yet, so this is no OUT_OF_SPACE.
+            return new CreelException(ErrorCode.UNAVAILABLE, "no free block on a live storage server yet: "
+                    + notBack + " storage server" + (notBack == 1 ? "" : "s") + " known from this namenode's log "
+                    + (notBack == 1 ? "has" : "have") + " not registered again since it restarted; try again once "
+                    + (notBack == 1 ? "it is" : "they are") + " back (bin/creel report lists them as dead)");
+        }
         return new CreelException(ErrorCode.OUT_OF_SPACE, "no free block in storage class"
                 + (start == classes.size() - 1 ? " " + classes.get(start) : "es " + String.join(", ",
                 classes.subList(start, classes.size()))) + " on any live storage server"

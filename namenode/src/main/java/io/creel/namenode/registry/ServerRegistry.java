@@ -221,6 +221,20 @@ public final class ServerRegistry {
                 Math.max(0, now - e.lastHeartbeat));
     }
 
+    /**
+     * Servers of {@code storageClass} this namenode knows only from its log (restored at its start)
+     * that have not registered again since: their blocks, and their free space, may still come back.
+     */
+    public synchronized int notBackSinceRestart(String storageClass) {
+        int n = 0;
+        for (Entry e : byId.values()) {
+            if (e.restoredOnly && !e.replaced && !e.decommissioned && e.info.storageClass().equals(storageClass)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** Live servers of {@code storageClass} that take new blocks (not draining), in id order. */
     public synchronized List<StorageServerInfo> liveServers(String storageClass) {
         long now = clock.getAsLong();

@@ -51,6 +51,26 @@ class BlockAllocatorTest {
     }
 
     @Test
+    void rightAfterARestartNoBlockYetIsUnavailableNotOutOfSpace() {
+        registry.restore(server("dram", "dram", "h1", 1, 10, 4096, 7));
+        registry.restore(server("disk", "disk", "h1", 2, 10, 4096, 8));
+        Expect.error(ErrorCode.UNAVAILABLE, () -> allocator.allocate("dram", ""),
+                "2 storage servers known from this namenode's log have not registered again");
+        Expect.error(ErrorCode.UNAVAILABLE, () -> allocator.allocate("disk", ""), "1 storage server known");
+        io.creel.namenode.testing.Servers.grantAll(allocator, registry.register(server("dram", "dram", "h1", 1, 10,
+                4096, 7)));
+        assertEquals("dram", allocator.allocate("dram", "").server().storageClass(), "back: blocks come from it");
+    }
+
+    @Test
+    void aRestoredServerThatCameBackWithANewMediumOrWasReplacedIsNotWaitedFor() {
+        registry.restore(server("disk", "disk", "h1", 2, 10, 4096, 8));
+        add("disk", "h1", 2, 1); // the same address with a new token: a fresh medium, the old identity is gone
+        allocator.allocate("disk", "");
+        Expect.error(ErrorCode.OUT_OF_SPACE, () -> allocator.allocate("disk", ""), "disk");
+    }
+
+    @Test
     void roundRobinsOverTheServersOfAClass() {
         int a = add("dram", "h1", 1, 10);
         int b = add("dram", "h2", 2, 10);
