@@ -49,6 +49,28 @@ public final class BlockIo {
         return cache.get(node.block(index), () -> router.map(node.partition(), node.nodeId(), index, 0));
     }
 
+    /**
+     * Blocks a reader asks for at once: a sequential read of a large node costs one LOCATE per this
+     * many blocks instead of one MAP per block (in a fresh JVM a MAP cost about 0.1 ms of the
+     * client's CPU, 0.1 s per GiB of 1 MiB blocks).
+     */
+    static final int LOCATE_RUN = 64;
+
+    /**
+     * The location of existing block {@code index} of a node of {@code blocks} blocks, asked for
+     * together with the blocks after it (up to {@link #LOCATE_RUN}) that are not cached yet.
+     */
+    public CompletableFuture<BlockLocation> locateRun(NodeRef node, long index, long blocks) {
+        // At most half the cache, so a run never evicts itself.
+        int count = (int) Math.max(1, Math.min(Math.min(LOCATE_RUN, cache.capacity() / 2), blocks - index));
+        if (count == 1) {
+            return locate(node, index);
+        }
+        return cache.getRun(node.block(index), count,
+                n -> router.locate(node.partition(), node.nodeId(), index, n),
+                key -> router.map(node.partition(), node.nodeId(), key.blockIndex(), 0));
+    }
+
     /** The location of a block, allocating it with the writer's {@code lease} if the node has none there yet. */
     public CompletableFuture<BlockLocation> allocate(NodeRef node, long index, long lease) {
         return cache.get(node.block(index), () -> router.map(node.partition(), node.nodeId(), index, lease));
@@ -79,22 +101,24 @@ public final class BlockIo {
             int offset = (int) (pos % blockSize);
             int n = (int) Math.min(total - done, blockSize - offset);
             ByteBuffer slice = dst.slice(dst.position() + done, n);
-            boolean more = (index + 1) * blockSize < nodeLength;
-            pieces.add(transfers.read(node.path(), index, locator(node, index, more), offset, slice));
+            long blocks = (nodeLength + blockSize - 1) / blockSize;
+            pieces.add(transfers.read(node.path(), index, locator(node, index, blocks), offset, slice));
             done += n;
         }
         return allOf(pieces);
     }
 
     /**
-     * Block {@code index} of {@code node} through the cache; a stale location is dropped and asked
-     * for again. With {@code more}, the next block's lookup starts as soon as this block's transfer does.
+     * Block {@code index} of {@code node} (of {@code blocks} blocks) through the cache, with the
+     * blocks after it; a stale location is dropped and asked for again. The next block's lookup
+     * starts as soon as this block's transfer does (usually a cache hit: it came with this one's run).
      */
-    private BlockLocator locator(NodeRef node, long index, boolean more) {
+    private BlockLocator locator(NodeRef node, long index, long blocks) {
+        boolean more = index + 1 < blocks;
         return new BlockLocator() {
             @Override
             public CompletableFuture<BlockLocation> locate() {
-                return BlockIo.this.locate(node, index);
+                return BlockIo.this.locateRun(node, index, blocks);
             }
 
             @Override
@@ -106,7 +130,7 @@ public final class BlockIo {
             @Override
             public void transferStarted(BlockLocation at) {
                 if (more) {
-                    BlockIo.this.locate(node, index + 1); // overlap: the next lookup runs while this transfer does
+                    BlockIo.this.locateRun(node, index + 1, blocks); // overlap: the next lookup runs while this transfer does
                 }
             }
         };

@@ -114,6 +114,14 @@ public final class NamenodeRouter {
                 : call(partition, Opcode.MAP, r, MapReply::decode)).thenApply(MapReply::block);
     }
 
+    /** LOCATE: the locations of up to {@code count} blocks from {@code firstIndex} on (at least the first). */
+    public CompletableFuture<java.util.List<BlockLocation>> locate(int partition, long nodeId, long firstIndex,
+                                                                   int count) {
+        return callSafeToRepeat(partition, Opcode.LOCATE, new io.creel.common.protocol.LocateRequest(nodeId,
+                firstIndex, count), io.creel.common.protocol.LocateReply::decode)
+                .thenApply(io.creel.common.protocol.LocateReply::blocks);
+    }
+
     public CompletableFuture<NodeInfo> commit(int partition, CommitRequest request) {
         return call(partition, Opcode.COMMIT, request, NodeReply::decode).thenApply(NodeReply::node);
     }

@@ -48,10 +48,12 @@ public final class FakeNamenode implements AutoCloseable {
     private final AtomicLong ids = new AtomicLong(100);
     private final AtomicLong leases = new AtomicLong(7000);
     public final AtomicInteger maps = new AtomicInteger();
+    /** LOCATE requests (the locations of a run of blocks at once). */
+    public final AtomicInteger locates = new AtomicInteger();
     /** Blocks moved away from a server their writer could not reach. */
     public final AtomicInteger moves = new AtomicInteger();
     public final AtomicInteger mapsInFlight = new AtomicInteger();
-    /** MAP requests that arrived while a block read was in flight at the storage. */
+    /** MAP or LOCATE requests that arrived while a block read was in flight at the storage. */
     public final AtomicInteger mapsDuringReads = new AtomicInteger();
     /** Block reads that started while a MAP was in flight here. */
     public final AtomicInteger readsDuringMaps = new AtomicInteger();
@@ -143,6 +145,7 @@ public final class FakeNamenode implements AutoCloseable {
                     storage.info(), "live", storage.usedBlocks(), storage.info().blockCount() - storage.usedBlocks(),
                     0, 5))));
             case MAP -> map(call, MapRequest.decode(call.body()));
+            case LOCATE -> locate(call, io.creel.common.protocol.LocateRequest.decode(call.body()));
             case FSCK -> { // the fake's storage never dies: nothing is lost
                 io.creel.common.protocol.FsckRequest.decode(call.body());
                 call.reply(new io.creel.common.protocol.FsckReply(0, List.of()));
@@ -151,15 +154,38 @@ public final class FakeNamenode implements AutoCloseable {
         }
     }
 
+    private void locate(RpcCall call, io.creel.common.protocol.LocateRequest req) {
+        locates.incrementAndGet();
+        answerLocation(call, () -> {
+            Node n = byId.get(req.nodeId());
+            if (n == null) {
+                throw new CreelException(ErrorCode.NOT_FOUND, "node " + req.nodeId() + " does not exist");
+            }
+            if (req.firstIndex() >= n.blocks.size()) {
+                throw new CreelException(ErrorCode.NOT_FOUND, n.path + " has no block " + req.firstIndex());
+            }
+            List<BlockLocation> run = new ArrayList<>();
+            for (long i = req.firstIndex(); i < Math.min(n.blocks.size(), req.firstIndex() + req.count()); i++) {
+                run.add(location(n, (int) i));
+            }
+            return new io.creel.common.protocol.LocateReply(run);
+        }, null);
+    }
+
     private void map(RpcCall call, MapRequest req) {
         maps.incrementAndGet();
+        answerLocation(call, () -> mapBlock(req), req);
+    }
+
+    /** Answers a MAP or LOCATE after the configured delay (a MAP that moves a block: once the gate opens). */
+    private void answerLocation(RpcCall call, java.util.function.Supplier<Message> answerOf, MapRequest req) {
         mapsInFlight.incrementAndGet();
         if (storage.readsInFlight.get() > 0) {
             mapsDuringReads.incrementAndGet();
         }
         Runnable answer = () -> {
             try {
-                call.reply(sync(() -> mapBlock(req)));
+                call.reply(sync(answerOf));
             } catch (CreelException e) {
                 call.fail(e);
             } finally {
@@ -167,10 +193,11 @@ public final class FakeNamenode implements AutoCloseable {
             }
         };
         java.util.concurrent.CountDownLatch gate = moveGate;
-        if (req.unreachableTag() != 0) {
+        boolean move = req != null && req.unreachableTag() != 0;
+        if (move) {
             moveRequests.incrementAndGet();
         }
-        if (req.unreachableTag() != 0 && gate != null) {
+        if (move && gate != null) {
             FakeTransportProvider.TIMER.execute(() -> {
                 try {
                     gate.await(20, TimeUnit.SECONDS);

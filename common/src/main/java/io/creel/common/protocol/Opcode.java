@@ -14,6 +14,8 @@ public enum Opcode {
     STATUS(9),
     DECOMMISSION(10),
     FSCK(11),
+    /** Read-only MAP of several consecutive blocks at once ({@link LocateRequest}). */
+    LOCATE(12),
     // data plane (storage server)
     BLOCK_READ(20),
     BLOCK_WRITE(21),

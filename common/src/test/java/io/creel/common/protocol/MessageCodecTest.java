@@ -45,6 +45,9 @@ class MessageCodecTest {
         roundTrip(new NodeReply(NODE), NodeReply::decode);
         roundTrip(new MapRequest(42, 5, 77), MapRequest::decode);
         roundTrip(new MapRequest(42, 5, 77, 1L << 52), MapRequest::decode);
+        roundTrip(new LocateRequest(42, 5, 64), LocateRequest::decode);
+        roundTrip(new LocateReply(java.util.List.of(BLOCK, new BlockLocation(42, 4, SERVER, 100, 1L << 50))),
+                LocateReply::decode);
         roundTrip(new MapReply(BLOCK), MapReply::decode);
         roundTrip(CommitRequest.sync(42, 77, 4096), CommitRequest::decode);
         roundTrip(CommitRequest.close(42, 77, 4096), CommitRequest::decode);
@@ -139,6 +142,19 @@ class MessageCodecTest {
         ByteBuf moveWithoutLease = Unpooled.buffer();
         new MapRequest(1, 0, 0, 99).encode(moveWithoutLease);
         assertThrows(ProtocolException.class, () -> MapRequest.decode(moveWithoutLease));
+
+        for (int count : new int[] {0, LocateRequest.MAX_COUNT + 1}) {
+            ByteBuf badCount = Unpooled.buffer();
+            new LocateRequest(1, 0, count).encode(badCount);
+            assertThrows(ProtocolException.class, () -> LocateRequest.decode(badCount), "count " + count);
+        }
+        ByteBuf notARun = Unpooled.buffer();
+        notARun.writeShort(2);
+        BLOCK.encode(notARun);
+        BLOCK.encode(notARun); // the same block twice, not block 3 then 4
+        assertThrows(ProtocolException.class, () -> LocateReply.decode(notARun));
+        ByteBuf noBlocks = Unpooled.buffer().writeShort(0);
+        assertThrows(ProtocolException.class, () -> LocateReply.decode(noBlocks));
 
         ByteBuf trailing = Unpooled.buffer();
         new RemoveRequest("/a", false).encode(trailing);

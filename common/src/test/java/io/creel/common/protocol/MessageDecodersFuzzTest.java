@@ -22,7 +22,8 @@ class MessageDecodersFuzzTest {
             MapRequest::decode, MoveRequest::decode, NodeInfo::decode, NodeReply::decode, OpenReply::decode,
             RegionGrantReply::decode, RegionGrantRequest::decode, RegionReleaseRequest::decode,
             RegionSyncRequest::decode, RegisterReply::decode, RegisterRequest::decode, RemoveRequest::decode,
-            ServerStatus::decode, StatusReply::decode, StorageServerInfo::decode);
+            ServerStatus::decode, StatusReply::decode, StorageServerInfo::decode, LocateRequest::decode,
+            LocateReply::decode);
 
     @FuzzTest(maxDuration = "30s")
     void decodersRejectHostileBytesWithAProtocolError(FuzzedDataProvider data) {

@@ -14,6 +14,7 @@ import io.creel.namenode.allocation.BlockAllocator;
 import io.creel.namenode.allocation.RegionShortage;
 import io.creel.namenode.records.RecordStore;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -428,6 +429,23 @@ public final class Namespace {
      */
     public synchronized BlockLocation map(long nodeId, long index, long lease) {
         return map(nodeId, index, lease, 0);
+    }
+
+    /**
+     * Where blocks {@code first} to {@code first + count - 1} of node {@code nodeId} live, read-only as
+     * {@link #map(long, long, long)} without a lease; stops at the node's last block. At least block
+     * {@code first} must exist (else NOT_FOUND, as MAP).
+     */
+    public synchronized List<BlockLocation> locate(long nodeId, long first, int count) {
+        BlockLocation head = map(nodeId, first, 0);
+        Node n = nodes.get(nodeId);
+        long end = Math.min(n.blockCount(), first + count);
+        List<BlockLocation> out = new ArrayList<>((int) (end - first));
+        out.add(head);
+        for (long i = first + 1; i < end; i++) {
+            out.add(n.block((int) i).at(n.id, i));
+        }
+        return out;
     }
 
     /**

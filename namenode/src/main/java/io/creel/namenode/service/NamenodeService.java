@@ -11,6 +11,8 @@ import io.creel.common.protocol.FsckReply;
 import io.creel.common.protocol.FsckRequest;
 import io.creel.common.protocol.HeartbeatReply;
 import io.creel.common.protocol.HeartbeatRequest;
+import io.creel.common.protocol.LocateReply;
+import io.creel.common.protocol.LocateRequest;
 import io.creel.common.protocol.LookupRequest;
 import io.creel.common.protocol.MapReply;
 import io.creel.common.protocol.MapRequest;
@@ -99,6 +101,10 @@ public final class NamenodeService implements RequestHandler {
                 MapRequest r = MapRequest.decode(call.body());
                 replyWhenDone(call, withRegions(() -> map(r)));
             }
+            case LOCATE -> {
+                LocateRequest r = LocateRequest.decode(call.body());
+                replyWhenDone(call, locate(r));
+            }
             case COMMIT -> {
                 CommitRequest r = CommitRequest.decode(call.body());
                 CompletableFuture<io.creel.common.protocol.NodeInfo> done = r.kind() == CommitRequest.Kind.ABANDON
@@ -149,6 +155,29 @@ public final class NamenodeService implements RequestHandler {
                         + (v == null ? "unknown" : v.state() + " (no heartbeat for " + v.heartbeatAgeMillis() + " ms)"));
             }
             return CompletableFuture.completedFuture(new MapReply(b));
+        } catch (CreelException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
+     * LOCATE: the first block as MAP answers it (with MAP's error for a server that is not live);
+     * the list stops before the first later block on a server that is not live, so the reader asks
+     * for that one alone and gets the error there.
+     */
+    private CompletableFuture<LocateReply> locate(LocateRequest r) {
+        try {
+            java.util.List<BlockLocation> found = namespace.locate(r.nodeId(), r.firstIndex(), r.count());
+            BlockLocation first = found.get(0);
+            if (!registry.isLive(first.server().serverId())) {
+                return map(new MapRequest(r.nodeId(), r.firstIndex(), 0)).thenApply(m -> new LocateReply(
+                        java.util.List.of(m.block())));
+            }
+            int live = 1;
+            while (live < found.size() && registry.isLive(found.get(live).server().serverId())) {
+                live++;
+            }
+            return CompletableFuture.completedFuture(new LocateReply(found.subList(0, live)));
         } catch (CreelException e) {
             return CompletableFuture.failedFuture(e);
         }

@@ -341,8 +341,9 @@ class NamespaceLogTest {
             }
         }
         try (Run r = new Run("every", false)) {
-            Expect.error(ErrorCode.OUT_OF_SPACE, () -> r.ns.create(new CreateRequest("/x", NodeType.FILE, "", "", true),
-                    CONN), "no free block");
+            // Before its servers have registered again the space is not gone, it is not back yet.
+            Expect.error(ErrorCode.UNAVAILABLE, () -> r.ns.create(new CreateRequest("/x", NodeType.FILE, "", "", true),
+                    CONN), "have not registered again since it restarted");
             BlockLocation old = r.ns.map(r.ns.lookup("/d/sub/big", false, CONN).node().id(), 0, 0);
             assertEquals("h1:7002", old.server().address(), "restored locations name the server by identity");
             // The servers come back; their regions are granted again (as a region sync would).

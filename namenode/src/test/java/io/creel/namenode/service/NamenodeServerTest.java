@@ -20,6 +20,8 @@ import io.creel.common.protocol.CreateRequest;
 import io.creel.common.protocol.Empty;
 import io.creel.common.protocol.HeartbeatReply;
 import io.creel.common.protocol.HeartbeatRequest;
+import io.creel.common.protocol.LocateReply;
+import io.creel.common.protocol.LocateRequest;
 import io.creel.common.protocol.LookupRequest;
 import io.creel.common.protocol.MapReply;
 import io.creel.common.protocol.MapRequest;
@@ -147,6 +149,28 @@ class NamenodeServerTest {
         assertEquals(5000, looked.node().length());
         assertEquals(created.firstBlock(), looked.firstBlock());
         assertEquals(second.block(), Expect.done(c.call(Opcode.MAP, new MapRequest(id, 1, 0), MapReply::decode)).block());
+    }
+
+    @Test
+    void locateAnswersARunOfBlocksAsMapWouldOneByOneAndStopsAtTheEnd() {
+        RpcClient c = connect();
+        register(c);
+        OpenReply created = Expect.done(create(c, "/f", NodeType.FILE));
+        long id = created.node().id();
+        java.util.List<io.creel.common.protocol.BlockLocation> mapped = new java.util.ArrayList<>();
+        mapped.add(created.firstBlock());
+        for (int i = 1; i < 5; i++) {
+            mapped.add(Expect.done(c.call(Opcode.MAP, new MapRequest(id, i, created.lease()), MapReply::decode)).block());
+        }
+        Expect.done(c.call(Opcode.COMMIT, CommitRequest.close(id, created.lease(), 5 * 4096), NodeReply::decode));
+        LocateReply all = Expect.done(c.call(Opcode.LOCATE, new LocateRequest(id, 0, 64), LocateReply::decode));
+        assertEquals(mapped, all.blocks(), "five blocks, though 64 were asked for");
+        LocateReply tail = Expect.done(c.call(Opcode.LOCATE, new LocateRequest(id, 3, 1), LocateReply::decode));
+        assertEquals(mapped.subList(3, 4), tail.blocks());
+        Expect.error(ErrorCode.NOT_FOUND, () -> c.call(Opcode.LOCATE, new LocateRequest(id, 5, 2),
+                LocateReply::decode), "has no block at index 5");
+        Expect.error(ErrorCode.NOT_FOUND, () -> c.call(Opcode.LOCATE, new LocateRequest(id + 1000, 0, 2),
+                LocateReply::decode), "does not exist");
     }
 
     @Test
