@@ -8,6 +8,7 @@ import io.creel.common.conf.ConfKeys;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.NodeType;
+import io.creel.spark.shuffle.cleanup.ApplicationHeartbeat;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.ref.Reference;
@@ -29,7 +30,9 @@ import scala.reflect.ClassTag;
  * The driver's broadcasts of one application: writes each value to its File, removes a
  * broadcast's File on destroy, when the driver no longer references the broadcast (the cleaner,
  * fed by the garbage collector as Spark's ContextCleaner is), and all of them when the application
- * ends ({@link #stop()}, called by the plugin's driver component).
+ * ends ({@link #stop()}, called by the plugin's driver component). While it runs, it writes the
+ * application's heartbeat under the broadcast root, so the stale-application cleaner removes the
+ * broadcasts of a driver that crashed and leaves a running one's alone.
  */
 public final class DriverBroadcasts {
     private static final Logger LOG = LoggerFactory.getLogger(DriverBroadcasts.class);
@@ -51,6 +54,8 @@ public final class DriverBroadcasts {
     private final Map<Long, Tracked> live = new ConcurrentHashMap<>();
     private final Thread cleaner;
     private boolean appDirMade;
+    /** Tells the stale-application cleaner this application still runs; started with the directory. */
+    private ApplicationHeartbeat heartbeat;
     private volatile boolean stopped;
 
     /** A broadcast the driver may still reference; enqueued once it does not. */
@@ -134,6 +139,14 @@ public final class DriverBroadcasts {
             mkdir(dir);
             appDir = dir;
             appDirMade = true;
+            String app = dir.substring(dir.lastIndexOf('/') + 1);
+            try {
+                heartbeat = ApplicationHeartbeat.start(client, settings.root(), app, settings.client().heartbeat());
+            } catch (CreelException e) {
+                throw new CreelBroadcastException("cannot write the heartbeat of " + dir + " in Creel at " + namenode()
+                        + " (the stale-application cleaner would take the broadcasts for a crashed driver's): "
+                        + e.getMessage(), e);
+            }
         }
         return appDir;
     }
@@ -238,6 +251,13 @@ public final class DriverBroadcasts {
                 delete(dir, "the application's broadcasts");
             }
             live.clear();
+            ApplicationHeartbeat beat;
+            synchronized (this) {
+                beat = heartbeat;
+            }
+            if (beat != null) {
+                beat.stop(); // after the directory: a beat without a directory is what a crash between the two leaves
+            }
         } finally {
             SharedClient.release();
         }

@@ -7,7 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.creel.client.CreelClient;
+import io.creel.client.Futures;
+import io.creel.common.namespace.NodeType;
 import io.creel.spark.shuffle.CreelTestCluster;
+import io.creel.spark.shuffle.cleanup.StaleShuffleCleanerAccess;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -77,7 +84,7 @@ class BroadcastCleanupTest {
             assertEquals(28L, sum(sc, kept));
         }
         assertNull(BroadcastFixture.children(client, appDir), "the application's directory goes at its end");
-        assertEquals(List.of(), BroadcastFixture.children(client, BroadcastSettings.ROOT_DEFAULT));
+        assertNothingLeft();
     }
 
     @Test
@@ -99,7 +106,48 @@ class BroadcastCleanupTest {
             // Still referenced when the application ends: the plugin removes them.
             assertEquals(4, all.subList(1, 5).stream().filter(Broadcast::isValid).count());
         }
-        assertEquals(List.of(), BroadcastFixture.children(client, BroadcastSettings.ROOT_DEFAULT));
+        assertNothingLeft();
+    }
+
+    /** The root holds only the heartbeat table, empty: the application's directory and its beat are gone. */
+    private void assertNothingLeft() {
+        String live = BroadcastSettings.ROOT_DEFAULT + "/_live";
+        assertEquals(List.of("_live"), BroadcastFixture.children(client, BroadcastSettings.ROOT_DEFAULT));
+        assertEquals(List.of(), BroadcastFixture.children(client, live), "the application's heartbeat is gone");
+    }
+
+    @Test
+    void aRunningApplicationsHeartbeatKeepsTheStaleCleanerAwayAndACrashedDriversBroadcastsAreRemoved()
+            throws java.io.IOException {
+        assertEquals(BroadcastSettings.ROOT_DEFAULT, StaleShuffleCleanerAccess.broadcastRootDefault(),
+                "the cleaner looks where the plugin writes");
+        String root = BroadcastSettings.ROOT_DEFAULT;
+        try (JavaSparkContext sc = new JavaSparkContext(BroadcastFixture.conf(creel, "local[1]", "beating"))) {
+            Broadcast<int[]> b = CreelBroadcast.broadcast(sc, IntStream.range(0, 8).toArray());
+            String path = ((StoredBroadcast<int[]>) b).path();
+            String app = path.substring(root.length() + 1, path.lastIndexOf('/'));
+            // A driver that crashed an hour ago: its directory and a beat that stopped.
+            Duration t = client.requestTimeout();
+            Futures.await(client.create(root + "/app-crashed", NodeType.DIRECTORY), t, "mkdir");
+            try (var out = Futures.await(client.create(root + "/app-crashed/broadcast-1", NodeType.FILE), t, "create")
+                    .outputStream()) {
+                out.write(new byte[100]);
+            }
+            StaleShuffleCleanerAccess.beat(client, root, "app-crashed", System.currentTimeMillis() - 3_600_000);
+
+            // The command with its default roots: the shuffle root (absent here) and the broadcast root.
+            ByteArrayOutputStream report = new ByteArrayOutputStream();
+            assertEquals(0, StaleShuffleCleanerAccess.main(new String[] {"--namenode", creel.address()},
+                    new PrintStream(report, true, StandardCharsets.UTF_8), System.err));
+            String text = report.toString(StandardCharsets.UTF_8);
+            assertTrue(text.contains(root + "/app-crashed") && text.contains("removed"), text);
+            assertTrue(text.contains(root + "/" + app) && text.contains("live"), text);
+            assertFalse(BroadcastFixture.exists(client, root + "/app-crashed"));
+            assertFalse(BroadcastFixture.exists(client, root + "/_live/app-crashed"));
+            assertTrue(BroadcastFixture.exists(client, path), "the running application's broadcast stays");
+            assertEquals(28L, sum(sc, b));
+        }
+        assertNothingLeft();
     }
 
     @Test

@@ -36,6 +36,24 @@ final class BroadcastFixture {
         }
     }
 
+    /**
+     * What applications left under the broadcast root: their directories and their heartbeats (the
+     * heartbeat table itself stays, empty).
+     */
+    static List<String> leftUnderRoot(CreelClient client) {
+        List<String> left = new java.util.ArrayList<>();
+        List<String> top = children(client, BroadcastSettings.ROOT_DEFAULT);
+        for (String name : top == null ? List.<String>of() : top) {
+            if (name.equals("_live")) {
+                List<String> beats = children(client, BroadcastSettings.ROOT_DEFAULT + "/_live");
+                beats.forEach(b -> left.add("_live/" + b));
+            } else {
+                left.add(name);
+            }
+        }
+        return left;
+    }
+
     static boolean exists(CreelClient client, String path) {
         try {
             Futures.await(client.lookup(path), TIMEOUT, "looking up " + path);

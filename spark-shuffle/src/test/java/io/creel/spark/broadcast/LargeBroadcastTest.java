@@ -56,8 +56,7 @@ class LargeBroadcastTest {
                 b.destroy();
                 assertTrue(!BroadcastFixture.exists(client, path), "destroy removed " + path);
             }
-            List<String> left = BroadcastFixture.children(client, BroadcastSettings.ROOT_DEFAULT);
-            assertEquals(List.of(), left == null ? List.of() : left);
+            assertEquals(List.of(), BroadcastFixture.leftUnderRoot(client));
         }
     }
 }

@@ -99,8 +99,8 @@ class LocalClusterBroadcastTest {
                 sc.stop();
             }
             if (client != null) {
-                List<String> left = BroadcastFixture.children(client, BroadcastSettings.ROOT_DEFAULT);
-                assertEquals(List.of(), left == null ? List.of() : left, "the application's broadcasts are gone when it ends");
+                assertEquals(List.of(), BroadcastFixture.leftUnderRoot(client),
+                        "the application's broadcasts and heartbeat are gone when it ends");
             }
         } finally {
             if (client != null) {

@@ -48,7 +48,7 @@ public final class ApplicationHeartbeat {
             }
         }
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "creel-shuffle-heartbeat");
+            Thread t = new Thread(r, "creel-app-heartbeat");
             t.setDaemon(true);
             return t;
         });

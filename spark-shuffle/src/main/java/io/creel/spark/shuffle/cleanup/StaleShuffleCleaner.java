@@ -22,21 +22,27 @@ import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
- * Finds and removes the shuffle data of Spark applications that ended without removing it (their
- * driver crashed or was killed): every application directory under the shuffle root whose
+ * Finds and removes the shuffle and broadcast data of Spark applications that ended without
+ * removing it (their driver crashed or was killed): every application directory under a root whose
  * heartbeat ({@link ApplicationHeartbeat}) is older than a threshold, or that has no heartbeat and
  * was last changed before it. Running applications rewrite their heartbeat every
  * {@code spark.creel.shuffle.heartbeatInterval} (30 s), so a threshold of several intervals never
- * touches them.
+ * touches them. The command looks at the shuffle root and the broadcast root by default; each
+ * {@code --root} replaces them.
  *
  * <pre>
  * java -cp creel-spark-VERSION.jar io.creel.spark.shuffle.cleanup.StaleShuffleCleaner \
- *     [--namenode creel://host:port] [--root /spark-shuffle] [--older-than 10m] [--dry-run]
+ *     [--namenode creel://host:port] [--root /spark-shuffle --root /spark-broadcast] [--older-than 10m] [--dry-run]
  * </pre>
  */
 public final class StaleShuffleCleaner {
     /** The default age after which an application without a fresh heartbeat counts as gone. */
     public static final Duration DEFAULT_OLDER_THAN = Duration.ofMinutes(10);
+    /**
+     * The broadcast plugin's default root ({@code io.creel.spark.broadcast.BroadcastSettings}, which
+     * this package must not depend on: broadcast builds on shuffle, not the other way).
+     */
+    static final String BROADCAST_ROOT_DEFAULT = "/spark-broadcast";
 
     private final CreelClient client;
     private final String root;
@@ -120,14 +126,14 @@ public final class StaleShuffleCleaner {
 
     static int run(String[] args, PrintStream out, PrintStream err) {
         Map<String, String> settings = new LinkedHashMap<>();
-        String root = SparkCreelConf.ROOT_DEFAULT;
+        List<String> roots = new ArrayList<>();
         Duration olderThan = DEFAULT_OLDER_THAN;
         boolean dryRun = false;
         try {
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--namenode" -> settings.put(ConfKeys.NAMENODE_ADDRESS.name(), value(args, ++i));
-                    case "--root" -> root = value(args, ++i);
+                    case "--root" -> roots.add(value(args, ++i));
                     case "--older-than" -> olderThan = ConfValues.parseDuration(value(args, ++i));
                     case "--dry-run" -> dryRun = true;
                     case "--conf" -> {
@@ -139,8 +145,9 @@ public final class StaleShuffleCleaner {
                         settings.put(kv.substring(0, eq), kv.substring(eq + 1));
                     }
                     case "-h", "--help" -> {
-                        out.println("usage: StaleShuffleCleaner [--namenode creel://host:port] [--root DIR] "
-                                + "[--older-than DURATION] [--dry-run] [--conf key=value]...");
+                        out.println("usage: StaleShuffleCleaner [--namenode creel://host:port] [--root DIR]... "
+                                + "[--older-than DURATION] [--dry-run] [--conf key=value]...  (roots: "
+                                + SparkCreelConf.ROOT_DEFAULT + " and " + BROADCAST_ROOT_DEFAULT + " unless given)");
                         return 0;
                     }
                     default -> throw new IllegalArgumentException("unknown argument " + args[i]);
@@ -150,15 +157,21 @@ public final class StaleShuffleCleaner {
             err.println("creel spark-cleanup: " + e.getMessage());
             return 2;
         }
+        if (roots.isEmpty()) {
+            roots.add(SparkCreelConf.ROOT_DEFAULT);
+            roots.add(BROADCAST_ROOT_DEFAULT);
+        }
         try {
             CreelConf conf = CreelConf.load(CreelConf.locateSiteFile(null), settings);
             try (CreelClient client = CreelClient.connect(conf)) {
-                List<Finding> found = new StaleShuffleCleaner(client, root, System::currentTimeMillis)
-                        .run(olderThan, !dryRun);
+                List<Finding> found = new ArrayList<>();
+                for (String root : roots) {
+                    found.addAll(new StaleShuffleCleaner(client, root, System::currentTimeMillis).run(olderThan, !dryRun));
+                }
                 long now = System.currentTimeMillis();
                 for (Finding f : found) {
                     String state = !f.stale() ? "live" : f.removed() ? "removed" : dryRun ? "stale" : "stale, not removed";
-                    out.printf("%-40s %-20s last sign of life %ds ago%s%n", f.app(), state,
+                    out.printf("%-50s %-20s last sign of life %ds ago%s%n", f.path(), state,
                             (now - f.lastSignMillis()) / 1000, f.heartbeat() ? "" : " (no heartbeat: directory age)");
                 }
                 out.printf("%d application(s), %d stale, %d removed%n", found.size(),

@@ -16,6 +16,11 @@ public final class StaleShuffleCleanerAccess {
                 client.requestTimeout(), "heartbeat");
     }
 
+    /** The broadcast root the command looks under by default. */
+    public static String broadcastRootDefault() {
+        return StaleShuffleCleaner.BROADCAST_ROOT_DEFAULT;
+    }
+
     public static int main(String[] args, PrintStream out, PrintStream err) {
         return StaleShuffleCleaner.run(args, out, err);
     }
