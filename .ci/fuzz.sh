@@ -13,6 +13,7 @@ targets=(
   "common FramesFuzzTest#aClientConnectionSurvivesAnyReplyBytes"
   "common HandshakeFuzzTest#aServerNeverAdmitsAPeerWithoutTheSecret"
   "common HandshakeFuzzTest#aClientNeverAcceptsAServerWithoutTheSecret"
+  "common TlsRequiredFuzzTest#aPlainPeerGetsOneClearAnswerAndNoBytePassesWithoutTls"
   "common DirectoryRecordFuzzTest#everySlotIsSkippedOrReadAsExactlyWhatItHolds"
   "namenode LogReaderFuzzTest#aHostileLogIsRestoredOrRefusedAsCorrupt"
   "storage-nvmf PduReaderFuzzTest#thePduReaderRejectsHostileBytesWithAPduException"
