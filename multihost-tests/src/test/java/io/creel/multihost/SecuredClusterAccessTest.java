@@ -7,6 +7,7 @@ import io.creel.common.security.SecurityKeys;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -18,9 +19,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * A cluster with the cluster secret and TLS (client certificates required) across hosts: storage
  * servers on other hosts register and serve; the API and the CLI work from a client host; and from
- * that host, a client with no secret, with another cluster's secret, or speaking plain TCP is refused
- * at the namenode's port and at each storage server's block port, with one UNAUTHENTICATED error
- * naming the server and saying what is missing, and the server logs the refused peer's address.
+ * that host, a client with no secret, with another cluster's secret, speaking plain TCP, or without
+ * a client certificate is refused at the namenode's port and at each storage server's block port,
+ * with one UNAUTHENTICATED error naming the server and saying what is missing, and the server logs
+ * the refused peer's address.
  */
 class SecuredClusterAccessTest {
     private static final Duration RUN = Duration.ofSeconds(60);
@@ -72,6 +74,11 @@ class SecuredClusterAccessTest {
         assertRefusedEverywhere(cluster, client, "probe-plain", Map.of(SecurityKeys.SECRET_FILE.name(), "",
                         SecurityKeys.TLS_ENABLED.name(), "false"),
                 probe, ports, "requires TLS (set " + SecurityKeys.TLS_ENABLED.name() + "=true");
+        // TLS and the secret, but no client certificate: the servers require one. Under TLS 1.3 the
+        // client learns it from the server's alert, which ends the authentication handshake.
+        assertRefusedEverywhere(cluster, client, "probe-no-client-cert", Map.of(SecurityKeys.TLS_CLIENT_AUTH.name(),
+                "false", SecurityKeys.TLS_CERT.name(), "", SecurityKeys.TLS_KEY.name(), ""), probe, ports,
+                "certificate_required");
 
         // The API with another cluster's secret: one clear error naming the namenode, no hang.
         HostProcess intruder = cluster.startDriver(client, "read-wrong-secret",
@@ -90,6 +97,10 @@ class SecuredClusterAccessTest {
                         + ":") && l.contains(why)), server.name() + " did not log the refusal \"" + why + "\" of "
                         + client.ip() + ":\n" + server.tail(30));
             }
+            // A TLS handshake the server's engine ends (no client certificate) is logged as it closes.
+            assertTrue(server.output().lines().anyMatch(l -> l.contains("closing connection from /" + client.ip() + ":")
+                    && l.toLowerCase(Locale.ROOT).contains("certificate")), server.name()
+                    + " did not log the client without a certificate:\n" + server.tail(30));
         }
         // The cluster still serves its own clients after all that.
         cluster.runDriver(client, "read-again", RUN, "read", "/on-ds3", "43");
@@ -98,7 +109,7 @@ class SecuredClusterAccessTest {
     /**
      * Runs the probe configured as the host's processes plus {@code overrides} and expects, for
      * every port, exactly one failure: UNAUTHENTICATED, naming that port's address, containing
-     * {@code why}.
+     * {@code why} (ignoring case: TLS engines spell alerts differently).
      */
     private static void assertRefusedEverywhere(CreelLab cluster, NetworkLab.Host host, String name,
                                                 Map<String, String> overrides, String[] probe, List<String> ports,
@@ -114,7 +125,7 @@ class SecuredClusterAccessTest {
             assertTrue(line.startsWith("FAILED probe " + port + " UNAUTHENTICATED after "), name + ": " + line);
             String message = line.substring(line.indexOf(" ms: ") + 5);
             assertTrue(message.contains(port), name + ": the server " + port + " is not named: " + line);
-            assertTrue(message.contains(why), name + ": expected \"" + why + "\": " + line);
+            assertTrue(message.toLowerCase(Locale.ROOT).contains(why.toLowerCase(Locale.ROOT)), name + ": expected \"" + why + "\": " + line);
         }
     }
 }
