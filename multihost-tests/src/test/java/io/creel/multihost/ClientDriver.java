@@ -6,9 +6,18 @@ import io.creel.client.CreelNode;
 import io.creel.client.DirectReader;
 import io.creel.client.DirectWriter;
 import io.creel.client.Futures;
+import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.CreelConf;
 import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.NodeType;
+import io.creel.common.net.HostPort;
+import io.creel.common.protocol.BlockReadRequest;
+import io.creel.common.protocol.LookupRequest;
+import io.creel.common.protocol.Opcode;
+import io.creel.common.rpc.EventLoops;
+import io.creel.common.rpc.RpcClient;
+import io.creel.common.security.RpcSecurity;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.HashMap;
@@ -23,6 +32,7 @@ import java.util.concurrent.CompletableFuture;
  * write PATH BYTES SEED [chunk=N] [pause=MS] [sync=K] [location=HOST]
  * read  PATH SEED [chunk=N] [pause=MS] [loop=true]
  * mkdir PATH [location=HOST]
+ * probe KIND IP:PORT [KIND IP:PORT ...]     (KIND: namenode or storage)
  * </pre>
  *
  * Lines printed: {@code PROGRESS <op> <bytes>} after each chunk, {@code OK <op> <path> <bytes>} at
@@ -30,6 +40,13 @@ import java.util.concurrent.CompletableFuture;
  * from the start of the failing step), {@code CORRUPT ...} when read bytes differ from the pattern.
  * Exit code 0 ok, 1 failed, 3 corrupt. With {@code loop=true} a reader reads the whole node again
  * and again (a new lookup each time, the same client) and keeps going after failures.
+ *
+ * <p>{@code probe} opens a connection of its own to each port, secured as the configuration says
+ * (and no more), and sends one request a server of that kind serves (namenode: a lookup of
+ * {@code /}; storage: a read of block 0): {@code OK probe IP:PORT answered ...} when the server
+ * answers it (an error about the request itself counts: the connection got past the server's
+ * security), else {@code FAILED probe IP:PORT <CODE> after <ms> ms: <message>}. Exit 0 when every
+ * port answered, else 1.
  *
  * <p>The configuration comes from {@code $CREEL_CONF_DIR/creel-site.conf}. Waits here are far longer
  * than the client's own timeouts, so what the test sees is the client library's behaviour.
@@ -46,11 +63,17 @@ public final class ClientDriver {
         System.setProperty("org.slf4j.simpleLogger.showDateTime", "true");
         System.setProperty("org.slf4j.simpleLogger.dateTimeFormat", "HH:mm:ss.SSS");
         if (args.length < 2) {
-            System.err.println("usage: write PATH BYTES SEED [opts] | read PATH SEED [opts] | mkdir PATH [opts]");
+            System.err.println("usage: write PATH BYTES SEED [opts] | read PATH SEED [opts] | mkdir PATH [opts]"
+                    + " | probe KIND IP:PORT ...");
             System.exit(2);
         }
         Map<String, String> opts = new HashMap<>();
         CreelConf conf = CreelConf.load(CreelConf.locateSiteFile(null), Map.of());
+        if (args[0].equals("probe")) {
+            int code = probe(conf, args);
+            System.out.flush();
+            System.exit(code);
+        }
         int code;
         try (CreelClient client = CreelClient.connect(conf)) {
             switch (args[0]) {
@@ -171,6 +194,47 @@ public final class ClientDriver {
             }
             pause(Math.max(pause, 100));
         } while (true);
+    }
+
+    private static int probe(CreelConf conf, String[] args) {
+        if (args.length % 2 != 1) {
+            System.err.println("usage: probe KIND IP:PORT [KIND IP:PORT ...]");
+            return 2;
+        }
+        int failed = 0;
+        try (EventLoops loops = EventLoops.create(conf, "probe")) {
+            for (int i = 1; i < args.length; i += 2) {
+                String kind = args[i];
+                HostPort at = HostPort.parse(args[i + 1]);
+                Step step = new Step("probe", at.host() + ":" + at.port());
+                try {
+                    RpcClient rpc = step.await(RpcClient.connect(at, loops, 1 << 20,
+                            conf.get(ConfKeys.CLIENT_CONNECT_TIMEOUT), conf.get(ConfKeys.CLIENT_REQUEST_TIMEOUT),
+                            RpcSecurity.of(conf)));
+                    try (rpc) {
+                        say("OK probe " + at.host() + ":" + at.port() + " answered " + step.await(ask(rpc, kind)));
+                    }
+                } catch (CreelException e) {
+                    if (e.code() == ErrorCode.UNAUTHENTICATED || e.code() == ErrorCode.TIMEOUT
+                            || e.code() == ErrorCode.UNAVAILABLE) {
+                        step.failed(e);
+                        failed++;
+                    } else {
+                        // The server read the request and refused what it asked: the connection was served.
+                        say("OK probe " + at.host() + ":" + at.port() + " answered " + e.code() + ": " + e.getMessage());
+                    }
+                }
+            }
+        }
+        return failed == 0 ? 0 : 1;
+    }
+
+    private static CompletableFuture<String> ask(RpcClient rpc, String kind) {
+        return switch (kind) {
+            case "namenode" -> rpc.call(Opcode.LOOKUP, new LookupRequest("/", false), body -> "a lookup of /");
+            case "storage" -> rpc.call(Opcode.BLOCK_READ, new BlockReadRequest(0, 0, 0, 1), body -> "a block read");
+            default -> throw new IllegalArgumentException("probe: KIND is namenode or storage, not " + kind);
+        };
     }
 
     /** One operation: times each step and reports a failure with the time its step took. */

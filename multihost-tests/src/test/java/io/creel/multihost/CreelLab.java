@@ -22,6 +22,9 @@ import java.util.stream.Collectors;
  * {@code creel.client.local.access=false} (all namespaces share one file system, so without it a
  * client would map a server's region file and bypass the network under test). Namenodes listen on
  * {@link #NAMENODE_PORT}, storage servers on {@link #STORAGE_PORT} and advertise their host's address.
+ *
+ * <p>A {@link LabSecurity#AUTH_TLS} cluster adds the cluster secret, TLS with client certificates
+ * and, per host, that host's certificate: each host then has its own site file.
  */
 public final class CreelLab {
     public static final int NAMENODE_PORT = 9060;
@@ -31,6 +34,8 @@ public final class CreelLab {
 
     private final NetworkLab net;
     private final List<NetworkLab.Host> namenodeHosts;
+    private final LabSecurity security;
+    private final LabCredentials credentials;
     private final Map<String, String> settings;
     private final Path confDir;
 
@@ -49,25 +54,69 @@ public final class CreelLab {
     }
 
     /**
-     * A cluster whose namenodes will run on {@code namenodeHosts} (in partition order), with
-     * {@link #defaultSettings()} overridden by {@code overrides}. Starts nothing yet.
+     * A {@link LabSecurity#PLAIN} cluster whose namenodes will run on {@code namenodeHosts} (in
+     * partition order), with {@link #defaultSettings()} overridden by {@code overrides}. Starts nothing yet.
      */
     public CreelLab(NetworkLab net, List<NetworkLab.Host> namenodeHosts, Map<String, String> overrides) {
+        this(net, namenodeHosts, overrides, LabSecurity.PLAIN);
+    }
+
+    /**
+     * A cluster protected as {@code security} says. With {@link LabSecurity#AUTH_TLS} it makes the
+     * secret and certificates ({@link LabCredentials}) and gives each host its own site file
+     * ({@code conf/host<i>/creel-site.conf}: the shared keys plus that host's certificate).
+     */
+    public CreelLab(NetworkLab net, List<NetworkLab.Host> namenodeHosts, Map<String, String> overrides,
+                    LabSecurity security) {
         this.net = net;
         this.namenodeHosts = List.copyOf(namenodeHosts);
+        this.security = security;
         this.settings = defaultSettings();
         settings.put("creel.namenode.address", namenodeHosts.stream()
                 .map(h -> "creel://" + h.ip() + ":" + NAMENODE_PORT).collect(Collectors.joining(",")));
+        this.credentials = security == LabSecurity.AUTH_TLS
+                ? LabCredentials.create(net.scratchDir().resolve("security"), net.hosts()) : null;
+        if (credentials != null) {
+            settings.putAll(credentials.clusterSettings());
+        }
         settings.putAll(overrides);
         this.confDir = net.workDir().resolve("conf");
-        try {
-            Files.createDirectories(confDir);
-            StringBuilder text = new StringBuilder("# written by CreelLab for network lab " + net.id() + "\n");
-            settings.forEach((k, v) -> text.append(k).append(" = ").append(v).append('\n'));
-            Files.writeString(confDir.resolve("creel-site.conf"), text);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the lab's site file", e);
+        writeSiteFile(confDir, settings);
+        if (credentials != null) {
+            for (NetworkLab.Host h : net.hosts()) {
+                Map<String, String> s = new LinkedHashMap<>(settings);
+                s.putAll(credentials.hostSettings(h));
+                writeSiteFile(hostConfDir(h), s);
+            }
         }
+    }
+
+    private void writeSiteFile(Path dir, Map<String, String> values) {
+        try {
+            Files.createDirectories(dir);
+            StringBuilder text = new StringBuilder("# written by CreelLab for network lab " + net.id() + "\n");
+            values.forEach((k, v) -> text.append(k).append(" = ").append(v).append('\n'));
+            Files.writeString(dir.resolve("creel-site.conf"), text);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the lab's site file in " + dir, e);
+        }
+    }
+
+    private Path hostConfDir(NetworkLab.Host host) {
+        return credentials == null ? confDir : confDir.resolve("host" + host.index());
+    }
+
+    /** How this cluster protects its connections. */
+    public LabSecurity security() {
+        return security;
+    }
+
+    /** The secret and certificates of an {@link LabSecurity#AUTH_TLS} cluster; fails for a plain one. */
+    LabCredentials credentials() {
+        if (credentials == null) {
+            throw new IllegalStateException("a " + security + " cluster has no credentials");
+        }
+        return credentials;
     }
 
     public NetworkLab net() {
@@ -97,7 +146,7 @@ public final class CreelLab {
     /** Starts a namenode on {@code host} and waits until it serves. */
     public HostProcess startNamenode(NetworkLab.Host host, String name) {
         HostProcess p = net.start(host, name, java(CreelMain.class.getName(), "namenode",
-                "--port", Integer.toString(NAMENODE_PORT)), env());
+                "--port", Integer.toString(NAMENODE_PORT)), env(host));
         p.waitForLine("namenode serving on", START_TIMEOUT);
         return p;
     }
@@ -110,7 +159,7 @@ public final class CreelLab {
         Path data = net.scratchDir().resolve(name);
         HostProcess p = net.start(host, name, java(CreelMain.class.getName(), "datanode", "--tier", "dram",
                 "--size", size, "--path", data.toString(), "--port", Integer.toString(STORAGE_PORT),
-                "--host", host.ip()), env());
+                "--host", host.ip()), env(host));
         for (int i = 0; i < namenodeHosts.size(); i++) {
             p.waitForLine("registered with namenode", START_TIMEOUT);
         }
@@ -119,12 +168,28 @@ public final class CreelLab {
 
     /** Starts a {@link ClientDriver} on {@code host} (see its usage); returns at once. */
     public HostProcess startDriver(NetworkLab.Host host, String name, String... args) {
-        return net.start(host, name, java(ClientDriver.class.getName(), args), env());
+        return net.start(host, name, java(ClientDriver.class.getName(), args), env(host));
+    }
+
+    /**
+     * Starts a {@link ClientDriver} on {@code host} whose configuration is the host's with
+     * {@code overrides} on top (written to {@code conf/<name>/creel-site.conf}; an empty value sets
+     * a key to empty): a client configured unlike the cluster, e.g. without its secret.
+     */
+    public HostProcess startDriver(NetworkLab.Host host, String name, Map<String, String> overrides, String... args) {
+        Map<String, String> s = new LinkedHashMap<>(settings);
+        if (credentials != null) {
+            s.putAll(credentials.hostSettings(host));
+        }
+        s.putAll(overrides);
+        Path dir = confDir.resolve(name);
+        writeSiteFile(dir, s);
+        return net.start(host, name, java(ClientDriver.class.getName(), args), Map.of("CREEL_CONF_DIR", dir.toString()));
     }
 
     /** Runs {@code bin/creel ARGS} (i.e. {@code CreelMain}) on {@code host}; returns at once. */
     public HostProcess startCli(NetworkLab.Host host, String name, String... args) {
-        return net.start(host, name, java(CreelMain.class.getName(), args), env());
+        return net.start(host, name, java(CreelMain.class.getName(), args), env(host));
     }
 
     /** Runs a driver to completion and fails unless it exits 0. */
@@ -137,8 +202,8 @@ public final class CreelLab {
         return p;
     }
 
-    private Map<String, String> env() {
-        return Map.of("CREEL_CONF_DIR", confDir.toString());
+    private Map<String, String> env(NetworkLab.Host host) {
+        return Map.of("CREEL_CONF_DIR", hostConfDir(host).toString());
     }
 
     /** A JVM command with this test JVM's class path, small and quick to start. */

@@ -7,9 +7,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * {@code creel admin decommission}: the server is drained (no new blocks, its data still readable),
@@ -19,13 +20,14 @@ class DecommissionTest {
     @RegisterExtension
     final LabExtension lab = new LabExtension(4);
 
-    @Test
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(LabSecurity.class)
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
-    void aDrainedServerLeavesOnceItsBlocksAreFree() {
+    void aDrainedServerLeavesOnceItsBlocksAreFree(LabSecurity security) {
         NetworkLab net = lab.net();
         NetworkLab.Host nnHost = net.host(1);
         NetworkLab.Host client = net.host(4);
-        CreelLab cluster = new CreelLab(net, List.of(nnHost), Map.of("creel.namenode.reuse.delay", "0ms"));
+        CreelLab cluster = new CreelLab(net, List.of(nnHost), Map.of("creel.namenode.reuse.delay", "0ms"), security);
         cluster.startNamenode(nnHost, "nn");
         HostProcess leaving = cluster.startDatanode(net.host(2), "ds2", "8m");
         cluster.startDatanode(net.host(3), "ds3", "8m");

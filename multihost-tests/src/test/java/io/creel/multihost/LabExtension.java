@@ -21,7 +21,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * bridge) and otherwise skips the test with a message naming what is missing (or fails it, when
  * {@link #REQUIRED} is set). After a failed test it
  * prints the tail of every lab process's log (and where the full logs are) to the test's output.
- * Logs stay in {@code target/multihost/<TestClass>/<method>/}.
+ * Logs stay in {@code target/multihost/<TestClass>/<method>/} ({@code <method>-<display name>/} for
+ * each invocation of a parameterized test, e.g. {@code ...-AUTH_TLS/}).
  */
 public final class LabExtension implements BeforeEachCallback, AfterEachCallback {
     /**
@@ -63,6 +64,10 @@ public final class LabExtension implements BeforeEachCallback, AfterEachCallback
         Assumptions.assumeTrue(unavailable == null, () -> "skipped: " + unavailable);
         String cls = context.getRequiredTestClass().getSimpleName();
         String method = context.getTestMethod().map(m -> m.getName()).orElse("test");
+        if (context.getUniqueId().contains("test-template-invocation")) {
+            // One directory per invocation of a parameterized scenario, named by its display name (e.g. AUTH_TLS).
+            method += "-" + context.getDisplayName().replaceAll("[^A-Za-z0-9_.+-]", "_");
+        }
         net = NetworkLab.create(hosts, targetDir().resolve("multihost").resolve(cls).resolve(method));
     }
 

@@ -7,8 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A storage server's link goes down while a client waits on a read from it: nothing is refused,
@@ -17,10 +18,11 @@ import org.junit.jupiter.api.Timeout;
  */
 class LinkCutTest extends OneNamenodeThreeServers {
 
-    @Test
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(LabSecurity.class)
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
-    void aReadFromAServerBehindACutLinkTimesOutAndWorksAgainOnceTheLinkIsBack() {
-        startCluster();
+    void aReadFromAServerBehindACutLinkTimesOutAndWorksAgainOnceTheLinkIsBack(LabSecurity security) {
+        startCluster(security);
         NetworkLab.Host far = server(4);
         writePinned("/far", 2 << 20, 5, far);
 

@@ -5,9 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * {@code kill -9} of a namenode that logs every change ({@code creel.namenode.log.sync = every}),
@@ -18,15 +19,16 @@ class NamenodeRestartTest {
     @RegisterExtension
     final LabExtension lab = new LabExtension(4);
 
-    @Test
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(LabSecurity.class)
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
-    void aKilledNamenodeRestartsFromItsLogAndEveryAcknowledgedFileReadsBack() {
+    void aKilledNamenodeRestartsFromItsLogAndEveryAcknowledgedFileReadsBack(LabSecurity security) {
         NetworkLab net = lab.net();
         NetworkLab.Host nnHost = net.host(1);
         NetworkLab.Host client = net.host(4);
         CreelLab cluster = new CreelLab(net, List.of(nnHost), Map.of(
                 "creel.namenode.log.dir", net.scratchDir().resolve("namenode-log").toString(),
-                "creel.namenode.log.sync", "every"));
+                "creel.namenode.log.sync", "every"), security);
         HostProcess nn = cluster.startNamenode(nnHost, "nn");
         List<HostProcess> servers = new ArrayList<>();
         for (int i = 2; i <= 3; i++) {

@@ -6,8 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A namenode that cannot be reached, either silently (its link cut) or refusing (its process
@@ -15,10 +16,11 @@ import org.junit.jupiter.api.Timeout;
  */
 class NamenodeUnreachableTest extends OneNamenodeThreeServers {
 
-    @Test
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(LabSecurity.class)
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void aNamenodeBehindACutLinkFailsClientCommandsWithinTheConnectTimeout() {
-        startCluster();
+    void aNamenodeBehindACutLinkFailsClientCommandsWithinTheConnectTimeout(LabSecurity security) {
+        startCluster(security);
         writePinned("/data", 256 * 1024, 9, server(2));
         net.cutLink(nnHost);
         long connect = cluster.millis("creel.client.connect.timeout");
@@ -37,10 +39,11 @@ class NamenodeUnreachableTest extends OneNamenodeThreeServers {
         assertCliFails("stat", connect, "/data", "fs", "stat", "/data");
     }
 
-    @Test
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(LabSecurity.class)
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void aKilledNamenodeFailsClientCommandsAtOnce() {
-        startCluster();
+    void aKilledNamenodeFailsClientCommandsAtOnce(LabSecurity security) {
+        startCluster(security);
         namenode.kill9();
         long connect = cluster.millis("creel.client.connect.timeout");
         HostProcess driver = cluster.startDriver(clientHost, "reader", "read", "/data", "9");

@@ -11,7 +11,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Base of scenarios on five hosts: host1 runs the namenode, host2..host4 a DRAM storage server each
- * (8 MiB, 64 KiB blocks), host5 the clients. {@link #startCluster()} starts the daemons.
+ * (8 MiB, 64 KiB blocks), host5 the clients. {@link #startCluster} starts the daemons. Scenarios
+ * are {@code @ParameterizedTest @EnumSource(LabSecurity.class)} methods and so run on a plain cluster
+ * and on one with authentication and TLS.
  */
 abstract class OneNamenodeThreeServers {
     /** Slack on top of a configured timeout for JVM pauses and log polling on a busy machine. */
@@ -32,11 +34,11 @@ abstract class OneNamenodeThreeServers {
         return Map.of();
     }
 
-    void startCluster() {
+    void startCluster(LabSecurity security) {
         net = lab.net();
         nnHost = net.host(1);
         clientHost = net.host(5);
-        cluster = new CreelLab(net, List.of(nnHost), settings());
+        cluster = new CreelLab(net, List.of(nnHost), settings(), security);
         namenode = cluster.startNamenode(nnHost, "nn");
         for (int i = 2; i <= 4; i++) {
             cluster.startDatanode(net.host(i), "ds" + i, "8m");

@@ -8,9 +8,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Two namenodes on two hosts share two storage servers. All data under one top-level name (one
@@ -29,16 +30,17 @@ class SkewedPartitionsTest {
         }
     }
 
-    @Test
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(LabSecurity.class)
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
-    void onePartitionUsesMostOfTheClusterThenTheOtherDoes() {
+    void onePartitionUsesMostOfTheClusterThenTheOtherDoes(LabSecurity security) {
         NetworkLab net = lab.net();
         NetworkLab.Host nn1 = net.host(1);
         NetworkLab.Host nn2 = net.host(2);
         NetworkLab.Host client = net.host(5);
         CreelLab cluster = new CreelLab(net, List.of(nn1, nn2), Map.of(
                 "creel.storage.region.size", "1m", "creel.namenode.region.idle", "1s",
-                "creel.namenode.reuse.delay", "0ms"));
+                "creel.namenode.reuse.delay", "0ms"), security);
         cluster.startNamenode(nn1, "nn1");
         cluster.startNamenode(nn2, "nn2");
         cluster.startDatanode(net.host(3), "ds3", "8m");

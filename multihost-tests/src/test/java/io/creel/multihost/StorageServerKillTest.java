@@ -6,8 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * {@code kill -9} of a storage server while a client on another host writes or reads through it:
@@ -17,10 +18,11 @@ import org.junit.jupiter.api.Timeout;
  */
 class StorageServerKillTest extends OneNamenodeThreeServers {
 
-    @Test
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(LabSecurity.class)
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
-    void killDuringWriteFailsTheWriterClearlyOrItCarriesOnAndOtherServersKeepTheirData() {
-        startCluster();
+    void killDuringWriteFailsTheWriterClearlyOrItCarriesOnAndOtherServersKeepTheirData(LabSecurity security) {
+        startCluster(security);
         NetworkLab.Host victim = server(3);
         writePinned("/keep", 512 * 1024, 1, server(2));
 
@@ -53,10 +55,11 @@ class StorageServerKillTest extends OneNamenodeThreeServers {
         assertFalse(r.output().contains("CORRUPT"), "wrong bytes:\n" + r.tail(20));
     }
 
-    @Test
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(LabSecurity.class)
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
-    void killDuringReadFailsTheReaderClearlyAndOtherServersKeepTheirData() {
-        startCluster();
+    void killDuringReadFailsTheReaderClearlyAndOtherServersKeepTheirData(LabSecurity security) {
+        startCluster(security);
         NetworkLab.Host victim = server(3);
         writePinned("/keep", 512 * 1024, 1, server(2));
         writePinned("/victim", 4 << 20, 3, victim);

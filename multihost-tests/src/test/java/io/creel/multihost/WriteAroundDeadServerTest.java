@@ -6,8 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Issue 9, fault 4, across hosts: {@code kill -9} of one of three storage servers, then a client on
@@ -22,10 +23,11 @@ class WriteAroundDeadServerTest extends OneNamenodeThreeServers {
         return Map.of("creel.namenode.server.timeout", "120s");
     }
 
-    @Test
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(LabSecurity.class)
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
-    void aWriterCarriesOnPastAServerTheNamenodeStillBelievesLive() {
-        startCluster();
+    void aWriterCarriesOnPastAServerTheNamenodeStillBelievesLive(LabSecurity security) {
+        startCluster(security);
         NetworkLab.Host victim = server(3);
         // Blocks round-robin over all three servers, so the namenode holds a region of each.
         cluster.runDriver(clientHost, "warm-up", CLIENT_RUN, "write", "/warm", Long.toString(1 << 20), "4");

@@ -33,7 +33,7 @@ class HandshakeFuzzTest {
         }
     }
 
-    @FuzzTest(maxDuration = "30s")
+    @FuzzTest(maxDuration = "25s")
     void aServerNeverAdmitsAPeerWithoutTheSecret(FuzzedDataProvider data) {
         ServerHandshake handshake = new ServerHandshake("fuzz", SECRET, Duration.ofSeconds(30));
         EmbeddedChannel ch = new EmbeddedChannel(handshake);
@@ -44,7 +44,7 @@ class HandshakeFuzzTest {
         ch.finishAndReleaseAll();
     }
 
-    @FuzzTest(maxDuration = "30s")
+    @FuzzTest(maxDuration = "25s")
     void aClientNeverAcceptsAServerWithoutTheSecret(FuzzedDataProvider data) {
         ClientHandshake handshake = new ClientHandshake("fuzz:1", SECRET, Duration.ofSeconds(30));
         EmbeddedChannel ch = new EmbeddedChannel(handshake);
