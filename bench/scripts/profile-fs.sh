@@ -47,27 +47,10 @@ fi
 mkdir -p "$OUT"
 agent() { echo "-agentpath:$AGENT=start,event=$EVENT,interval=1ms,threads,collapsed,file=$OUT/$1.collapsed"; }
 
-WORK=$(mktemp -d /dev/shm/creel-profile.XXXXXX)
-CLUSTER_PID=""
-cleanup() {
-  if [ -n "$CLUSTER_PID" ]; then
-    kill "$CLUSTER_PID" 2>/dev/null || true
-    for _ in $(seq 1 50); do kill -0 "$CLUSTER_PID" 2>/dev/null || break; sleep 0.2; done
-  fi
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-port=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])")
-CREEL_JAVA_OPTS="$(agent cluster)" "$CREEL" local --port "$port" --dram "$(( bytes * 2 / 1048576 + 256 ))m" \
-    --disk 64m --data-dir "$WORK/disk" --conf creel.storage.dram.path="$WORK/dram" >"$WORK/local.log" 2>&1 &
-CLUSTER_PID=$!
-for _ in $(seq 1 240); do
-  grep -q "serving at" "$WORK/local.log" && break
-  kill -0 "$CLUSTER_PID" 2>/dev/null || { cat "$WORK/local.log" >&2; echo "profile-fs: the local cluster did not start" >&2; exit 1; }
-  sleep 0.25
-done
-C=(--conf "creel.namenode.address=creel://localhost:$port")
+# shellcheck source=bench/scripts/local-cluster.sh
+source "$HOME_DIR/bench/scripts/local-cluster.sh"
+local_cluster_start profile-fs "$(( bytes * 2 / 1048576 + 256 ))" CREEL_JAVA_OPTS="$(agent cluster)"
+C=(--conf "creel.namenode.address=$NAMENODE")
 TCP=(--conf creel.client.local.access=false)
 head -c "$bytes" /dev/urandom >"$WORK/src"
 "$CREEL" fs put "${C[@]}" "$WORK/src" /profile-src >/dev/null
@@ -100,7 +83,5 @@ for kind in same tcp; do
   summary "API get in a fresh JVM, $kind" "api-get-$kind"
 done
 "$CREEL" fs rm "${C[@]}" /profile-src >/dev/null
-kill "$CLUSTER_PID"
-for _ in $(seq 1 50); do kill -0 "$CLUSTER_PID" 2>/dev/null || break; sleep 0.2; done
-CLUSTER_PID=""
+local_cluster_stop # the cluster's profile is written as its JVM exits
 summary "the cluster process, its whole life (start, the put, warm-up and every profiled transfer)" cluster
