@@ -1,6 +1,7 @@
 package io.creel.hadoop;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import io.creel.common.security.TestSecrets;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,10 +10,7 @@ import io.creel.common.security.TestCertificates;
 import io.creel.minicluster.MiniCluster;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -36,12 +34,8 @@ class SecuredFileSystemTest {
     @Test
     void theFileSystemWorksWithTlsAndTheSecretAndIsRefusedWithoutTheSecret() throws Exception {
         TestCertificates certs = TestCertificates.make(tmp, "hadoop");
-        Path secret = tmp.resolve("cluster.secret");
-        Files.writeString(secret, "the cluster secret of the hadoop test\n", StandardCharsets.US_ASCII);
-        Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-------"));
-        Map<String, String> security = Map.of("creel.security.tls.enabled", "true",
-                "creel.security.tls.cert", certs.cert.toString(), "creel.security.tls.key", certs.key.toString(),
-                "creel.security.tls.trust", certs.ca.toString(), "creel.security.secret.file", secret.toString());
+        Path secret = TestSecrets.write(tmp.resolve("cluster.secret"), "the cluster secret of the hadoop test");
+        Map<String, String> security = TestSecrets.tlsAndSecret(certs, secret);
         MiniCluster.Builder b = MiniCluster.builder().temporaryDirectories().dram(16L << 20).disk(16L << 20)
                 .set("creel.net.event.loops", "2");
         security.forEach(b::set);

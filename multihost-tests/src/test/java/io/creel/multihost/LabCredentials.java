@@ -3,10 +3,8 @@ package io.creel.multihost;
 import io.creel.common.security.SecurityKeys;
 import io.creel.common.security.TestCertificates;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,10 +44,7 @@ final class LabCredentials {
     }
 
     private static Path secretFile(Path f, String text) throws IOException {
-        Files.writeString(f, text + "\n", StandardCharsets.US_ASCII);
-        // A secret other users could read is refused by every process.
-        Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-------"));
-        return f;
+        return io.creel.common.security.TestSecrets.write(f, text);
     }
 
     /** A secret file that is not the cluster's (same form, other bytes). */

@@ -66,10 +66,7 @@ class RpcAuthenticationTest {
     }
 
     private Path secretFile(String name, String secret) throws IOException {
-        Path f = dir.resolve(name);
-        Files.writeString(f, secret + "\n", StandardCharsets.US_ASCII);
-        Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-------"));
-        return f;
+        return TestSecrets.write(dir.resolve(name), secret);
     }
 
     private static RpcSecurity security(Path secret, String handshakeTimeout) {

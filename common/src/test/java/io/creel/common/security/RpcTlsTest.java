@@ -19,10 +19,7 @@ import io.creel.common.rpc.RpcClient;
 import io.creel.common.rpc.RpcServer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -151,9 +148,7 @@ class RpcTlsTest {
 
     @Test
     void tlsCarriesTheAuthenticationHandshakeAndClientCertificates() throws IOException {
-        Path secret = dir.resolve("secret");
-        Files.writeString(secret, "a cluster secret for tls tests\n", StandardCharsets.US_ASCII);
-        Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-------"));
+        Path secret = TestSecrets.write(dir.resolve("secret"), "a cluster secret for tls tests");
         Map<String, String> all = with(with(tls(certs), SecurityKeys.SECRET_FILE.name(), secret.toString()),
                 SecurityKeys.TLS_CLIENT_AUTH.name(), "true");
         serve(all);
@@ -179,9 +174,7 @@ class RpcTlsTest {
 
     @Test
     void aPlainClientWithASecretAgainstATlsPortIsToldTheServerRequiresTls() throws IOException {
-        Path secret = dir.resolve("secret2");
-        Files.writeString(secret, "another secret for tls tests\n", StandardCharsets.US_ASCII);
-        Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-------"));
+        Path secret = TestSecrets.write(dir.resolve("secret2"), "another secret for tls tests");
         serve(with(tls(certs), SecurityKeys.SECRET_FILE.name(), secret.toString()));
         CreelException e = failure(connect(Map.of(SecurityKeys.SECRET_FILE.name(), secret.toString())));
         assertEquals(ErrorCode.UNAUTHENTICATED, e.code(), e.getMessage());

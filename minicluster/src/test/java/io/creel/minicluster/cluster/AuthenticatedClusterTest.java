@@ -29,7 +29,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -54,10 +53,7 @@ class AuthenticatedClusterTest {
     Path dir;
 
     private Path secret(String name, String text) throws IOException {
-        Path f = dir.resolve(name);
-        Files.writeString(f, text + "\n", StandardCharsets.US_ASCII);
-        Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-------"));
-        return f;
+        return io.creel.common.security.TestSecrets.write(dir.resolve(name), text);
     }
 
     private static CreelException failure(CompletionException e) {

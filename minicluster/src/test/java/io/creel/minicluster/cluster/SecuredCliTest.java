@@ -1,6 +1,7 @@
 package io.creel.minicluster.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import io.creel.common.security.TestSecrets;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,10 +12,8 @@ import io.creel.common.security.SecurityKeys;
 import io.creel.common.security.TestCertificates;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -56,15 +55,11 @@ class SecuredCliTest {
     @Test
     void theCliWorksWithTlsAndTheSecretAndSaysWhyWithoutThem() throws Exception {
         TestCertificates certs = TestCertificates.make(tmp, "cli");
-        Path secret = tmp.resolve("cluster.secret");
-        Files.writeString(secret, "the cluster secret of the cli test\n", StandardCharsets.US_ASCII);
-        Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-------"));
-        try (Clusters.Running running = Clusters.start(b -> b.dram(8L << 20).disk(8L << 20)
-                .set(SecurityKeys.TLS_ENABLED, "true")
-                .set(SecurityKeys.TLS_CERT, certs.cert.toString())
-                .set(SecurityKeys.TLS_KEY, certs.key.toString())
-                .set(SecurityKeys.TLS_TRUST, certs.ca.toString())
-                .set(SecurityKeys.SECRET_FILE, secret.toString()))) {
+        Path secret = TestSecrets.write(tmp.resolve("cluster.secret"), "the cluster secret of the cli test");
+        try (Clusters.Running running = Clusters.start(b -> {
+            b.dram(8L << 20).disk(8L << 20);
+            TestSecrets.tlsAndSecret(certs, secret).forEach(b::set);
+        })) {
             Map<String, String> conf = running.cluster.clientConf().explicitSettings();
             byte[] data = new byte[3 << 20];
             new Random(9).nextBytes(data);

@@ -1,6 +1,7 @@
 package io.creel.minicluster.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import io.creel.common.security.TestSecrets;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,10 +22,7 @@ import io.creel.common.security.TestCertificates;
 import io.creel.storage.runtime.StorageServerRuntime;
 import io.creel.storage.transport.TransportKeys;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,16 +46,11 @@ class TlsClusterTest {
     @Test
     void theApiWorksOverTlsAndPlainClientsAreRefusedOnEveryPort() throws Exception {
         TestCertificates certs = TestCertificates.make(dir, "cluster");
-        Path secret = dir.resolve("cluster.secret");
-        Files.writeString(secret, "the cluster secret of the tls test\n", StandardCharsets.US_ASCII);
-        Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-------"));
-        try (Clusters.Running running = Clusters.start(b -> b.dram(8L << 20).disk(16L << 20)
-                .set(SecurityKeys.TLS_ENABLED, "true")
-                .set(SecurityKeys.TLS_CERT, certs.cert.toString())
-                .set(SecurityKeys.TLS_KEY, certs.key.toString())
-                .set(SecurityKeys.TLS_TRUST, certs.ca.toString())
-                .set(SecurityKeys.TLS_CLIENT_AUTH, "true")
-                .set(SecurityKeys.SECRET_FILE, secret.toString()))) {
+        Path secret = TestSecrets.write(dir.resolve("cluster.secret"), "the cluster secret of the tls test");
+        try (Clusters.Running running = Clusters.start(b -> {
+            b.dram(8L << 20).disk(16L << 20).set(SecurityKeys.TLS_CLIENT_AUTH, "true");
+            TestSecrets.tlsAndSecret(certs, secret).forEach(b::set);
+        })) {
             CreelConf conf = running.cluster.clientConf();
             byte[] data = new byte[12 << 20]; // spills from DRAM to disk: both servers serve it
             new Random(11).nextBytes(data);
