@@ -1,8 +1,5 @@
 package io.creel.spark.broadcast;
 
-import io.creel.common.error.CreelException;
-import io.creel.common.error.ErrorCode;
-import io.creel.common.namespace.PathName;
 import io.creel.spark.shuffle.SparkCreelConf;
 import org.apache.spark.SparkConf;
 
@@ -29,16 +26,7 @@ public final class BroadcastSettings {
 
     /** Reads the keys; a bad value is a CONFIGURATION error naming the key. */
     public static BroadcastSettings from(SparkConf conf) {
-        String root = conf.get(ROOT, ROOT_DEFAULT).trim();
-        try {
-            PathName p = PathName.parse(root);
-            if (p.isRoot()) {
-                throw new IllegalArgumentException("must not be / (cleanup removes the whole directory)");
-            }
-            root = p.toString();
-        } catch (RuntimeException e) {
-            throw new CreelException(ErrorCode.CONFIGURATION, ROOT + " = '" + root + "': " + e.getMessage(), e);
-        }
+        String root = SparkCreelConf.rootDirectory(conf, ROOT, ROOT_DEFAULT);
         return new BroadcastSettings(SparkCreelConf.from(conf), root, conf.get(STORAGE_CLASS, "").trim());
     }
 

@@ -79,16 +79,7 @@ public final class SparkCreelConf {
         String siteDir = conf.get(SITE_DIR, "").trim();
         CreelConf creel = CreelConf.load(CreelConf.locateSiteFile(siteDir.isEmpty() ? null : Path.of(siteDir)),
                 overrides);
-        String root = conf.get(ROOT, ROOT_DEFAULT).trim();
-        try {
-            PathName p = PathName.parse(root);
-            if (p.isRoot()) {
-                throw new IllegalArgumentException("must not be / (cleanup removes the whole directory)");
-            }
-            root = p.toString();
-        } catch (RuntimeException e) {
-            throw bad(ROOT, root, e);
-        }
+        String root = rootDirectory(conf, ROOT, ROOT_DEFAULT);
         String inFlightDefault = conf.get("spark.reducer.maxSizeInFlight", "48m");
         long inFlight = size(conf, MAX_BYTES_IN_FLIGHT, inFlightDefault, "m", 64 << 10, 1L << 40);
         int chunk = (int) size(conf, READ_CHUNK, READ_CHUNK_DEFAULT, "", 64 << 10, 256 << 20);
@@ -123,6 +114,23 @@ public final class SparkCreelConf {
             return n;
         } catch (RuntimeException e) {
             throw bad(key, v, e);
+        }
+    }
+
+    /**
+     * The directory {@code key} names (default {@code fallback}), normalised; a bad path or {@code /}
+     * (cleanup removes the whole directory) is a CONFIGURATION error naming the key.
+     */
+    public static String rootDirectory(SparkConf conf, String key, String fallback) {
+        String root = conf.get(key, fallback).trim();
+        try {
+            PathName p = PathName.parse(root);
+            if (p.isRoot()) {
+                throw new IllegalArgumentException("must not be / (cleanup removes the whole directory)");
+            }
+            return p.toString();
+        } catch (RuntimeException e) {
+            throw bad(key, root, e);
         }
     }
 
