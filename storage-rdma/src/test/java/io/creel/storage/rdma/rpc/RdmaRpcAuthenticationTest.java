@@ -34,6 +34,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -285,6 +286,35 @@ class RdmaRpcAuthenticationTest {
         ByteBuf answer = e.answered.get(10, TimeUnit.SECONDS).raw();
         assertEquals(1, answer.readUnsignedByte(), "REFUSED");
         assertTrue(droppedBecause().contains("it sent a request without authenticating"));
+    }
+
+    @Test
+    void noSequenceOfMessagesWithoutTheSecretGetsAnythingServed() throws Exception {
+        Random random = new Random(20261123);
+        ClientAuthentication someone = security(secret(), "10s").clientAuthentication();
+        byte[] hello = new byte[37];
+        someone.hello(ByteBufAllocator.DEFAULT).readBytes(hello);
+        for (int round = 0; round < 300; round++) {
+            RpcSession s = session(security(secret(), "10s"));
+            for (int m = 0; m < 4; m++) {
+                ByteBuf message = switch (random.nextInt(4)) {
+                    case 0 -> Unpooled.wrappedBuffer(hello.clone()); // a genuine HELLO, then guesses
+                    case 1 -> lookup(random.nextInt(100), "/x");
+                    default -> {
+                        byte[] b = new byte[random.nextInt(80)];
+                        random.nextBytes(b);
+                        if (b.length >= 5 && random.nextBoolean()) {
+                            System.arraycopy(hello, 0, b, 0, 5); // the magic and version, then noise
+                        }
+                        yield Unpooled.wrappedBuffer(b);
+                    }
+                };
+                s.received(new Exchange(message));
+            }
+            assertFalse(s.authenticated(), "round " + round);
+            s.drop(null);
+        }
+        assertTrue(served.isEmpty(), "nothing reached the handler");
     }
 
     @Test
