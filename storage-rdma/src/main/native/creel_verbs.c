@@ -20,7 +20,7 @@
 #define CREEL(name) Java_io_creel_storage_rdma_disni_CreelVerbs__1##name
 
 /* Bumped when an entry point changes; the Java side refuses a library of another version. */
-#define CREEL_VERBS_VERSION 1
+#define CREEL_VERBS_VERSION 2
 
 JNIEXPORT jint JNICALL CREEL(version)(JNIEnv *env, jclass cls)
 {

@@ -176,6 +176,12 @@ JNIEXPORT jint JNICALL DISPATCHER(getCmEvent)(JNIEnv *env, jobject self, jlong c
 		return -1;
 	}
 	jint type = (jint)event->event;
+	if ((event->event == RDMA_CM_EVENT_CONNECT_REQUEST || event->event == RDMA_CM_EVENT_ESTABLISHED
+			|| event->event == RDMA_CM_EVENT_REJECTED) && event->id != NULL) {
+		/* Gone once the event is acknowledged below; Creel's admission check reads it (creel_cm.c). */
+		creel_keep_private_data(disni_handle(event->id), event->param.conn.private_data,
+				event->param.conn.private_data_len);
+	}
 	if (listen_id_out != 0) {
 		*(int64_t *)disni_ptr(listen_id_out) = (int64_t)disni_handle(event->listen_id);
 	}
@@ -186,7 +192,7 @@ JNIEXPORT jint JNICALL DISPATCHER(getCmEvent)(JNIEnv *env, jobject self, jlong c
 	return type;
 }
 
-static void fill_conn_param(struct rdma_conn_param *param, jint retry, jint rnr_retry)
+void disni_fill_conn_param(struct rdma_conn_param *param, jint retry, jint rnr_retry)
 {
 	memset(param, 0, sizeof(*param));
 	/*
@@ -214,7 +220,7 @@ JNIEXPORT void JNICALL DISPATCHER(connect)(JNIEnv *env, jobject self, jlong id, 
 	if (disni_null(env, "rdma_connect", "rdma_cm_id", id)) {
 		return;
 	}
-	fill_conn_param(&param, retry, rnr_retry);
+	disni_fill_conn_param(&param, retry, rnr_retry);
 	if (private_data != 0 && private_data_len != 0) {
 		param.private_data = disni_ptr(private_data);
 		param.private_data_len = (uint8_t)private_data_len;
@@ -232,7 +238,7 @@ JNIEXPORT void JNICALL DISPATCHER(accept)(JNIEnv *env, jobject self, jlong id, j
 	if (disni_null(env, "rdma_accept", "rdma_cm_id", id)) {
 		return;
 	}
-	fill_conn_param(&param, retry, rnr_retry);
+	disni_fill_conn_param(&param, retry, rnr_retry);
 	if (rdma_accept(disni_ptr(id), &param) != 0) {
 		disni_throw_errno(env, "rdma_accept", errno);
 	}

@@ -53,4 +53,12 @@ int disni_set_nonblocking(int fd);
  */
 int disni_wait_readable(int fd, int timeout_ms);
 
+struct rdma_conn_param;
+
+/* Fills a connection's parameters as DiSNI's _connect and _accept do (disni_cm.c). */
+void disni_fill_conn_param(struct rdma_conn_param *param, jint retry, jint rnr_retry);
+
+/* Keeps the private data of an id's setup event for CreelVerbs._takePrivateData (creel_cm.c). */
+void creel_keep_private_data(jlong id, const void *data, uint8_t len);
+
 #endif

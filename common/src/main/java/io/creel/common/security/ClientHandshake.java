@@ -6,14 +6,13 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.util.concurrent.ScheduledFuture;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The client's end of the {@link Handshake}: sends HELLO as soon as the connection is up, proves the
+ * The client's end of the {@link Handshake} on a TCP connection ({@link ClientAuthentication} over Netty): sends HELLO as soon as the connection is up, proves the
  * secret, checks the server's proof, then removes itself. {@link #done()} completes when both ends are
  * proven and fails with UNAUTHENTICATED (saying what the server answered, or what went wrong) otherwise;
  * the connection is then closed.
@@ -22,11 +21,9 @@ public final class ClientHandshake extends ByteToMessageDecoder {
     private enum State { CHALLENGE, VERDICT, DONE }
 
     private final String server;
-    private final ClusterSecret secret;
     private final long timeoutMillis;
     private final CompletableFuture<Void> done = new CompletableFuture<>();
-    private final byte[] clientNonce = Handshake.nonce();
-    private byte[] serverNonce;
+    private final ClientAuthentication auth;
     private State state = State.CHALLENGE;
     private ScheduledFuture<?> timer;
 
@@ -36,7 +33,7 @@ public final class ClientHandshake extends ByteToMessageDecoder {
      */
     public ClientHandshake(String server, ClusterSecret secret, Duration timeout) {
         this.server = server;
-        this.secret = secret;
+        this.auth = new ClientAuthentication(secret);
         this.timeoutMillis = Math.max(1, timeout.toMillis());
     }
 
@@ -49,7 +46,7 @@ public final class ClientHandshake extends ByteToMessageDecoder {
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
         timer = ctx.executor().schedule(() -> fail(ctx, "no answer to the authentication handshake within "
                 + timeoutMillis + " ms"), timeoutMillis, TimeUnit.MILLISECONDS);
-        ctx.writeAndFlush(Handshake.opening(ctx.alloc(), clientNonce));
+        ctx.writeAndFlush(auth.hello(ctx.alloc()));
         super.channelActive(ctx);
     }
 
@@ -82,64 +79,23 @@ public final class ClientHandshake extends ByteToMessageDecoder {
             in.skipBytes(in.readableBytes()); // failed and closing
             return;
         }
-        if (state == State.CHALLENGE) {
-            if (in.isReadable() && in.getUnsignedByte(in.readerIndex()) == Handshake.REFUSED) {
-                readRefusal(ctx, in); // refused before the challenge: a bad HELLO, a timeout, no TLS
-                return;
-            }
-            if (in.readableBytes() < Handshake.OPENING) {
-                return;
-            }
-            try {
-                serverNonce = Handshake.readOpening(in, "the server's CHALLENGE");
-            } catch (Handshake.HandshakeException e) {
-                fail(ctx, e.getMessage() + " (is authentication on there, and is this the server's port?)");
-                return;
-            }
-            ctx.writeAndFlush(ctx.alloc().buffer(Handshake.PROOF)
-                    .writeBytes(secret.proof(ClusterSecret.Role.CLIENT, clientNonce, serverNonce)));
-            state = State.VERDICT;
-        }
-        if (state == State.VERDICT) {
-            if (!in.isReadable()) {
-                return;
-            }
-            int verdict = in.getUnsignedByte(in.readerIndex());
-            if (verdict == Handshake.ACCEPTED) {
-                if (in.readableBytes() < 1 + Handshake.PROOF) {
+        try {
+            if (state == State.CHALLENGE) {
+                if (!auth.challengeReadable(in)) {
                     return;
                 }
-                in.skipBytes(1);
-                byte[] claimed = new byte[Handshake.PROOF];
-                in.readBytes(claimed);
-                if (!secret.verify(ClusterSecret.Role.SERVER, clientNonce, serverNonce, claimed)) {
-                    fail(ctx, "the server's proof of the cluster secret is wrong (a different secret, or not a "
-                            + "Creel server of this cluster)");
-                    return;
-                }
+                ctx.writeAndFlush(auth.answerChallenge(in, ctx.alloc()));
+                state = State.VERDICT;
+            }
+            if (state == State.VERDICT && auth.verdictReadable(in)) {
+                auth.readVerdict(in);
                 state = State.DONE;
                 ctx.pipeline().remove(this);
                 done.complete(null);
-            } else if (verdict == Handshake.REFUSED) {
-                readRefusal(ctx, in);
-            } else {
-                fail(ctx, "the server answered the authentication proof with " + verdict + ", neither accepted "
-                        + "nor refused");
             }
+        } catch (HandshakeFailure e) {
+            fail(ctx, e.getMessage());
         }
-    }
-
-    /** A REFUSED message, once it is all there: fails with the server's reason. */
-    private void readRefusal(ChannelHandlerContext ctx, ByteBuf in) {
-        if (in.readableBytes() < 3) {
-            return;
-        }
-        int length = in.getUnsignedShort(in.readerIndex() + 1);
-        if (in.readableBytes() < 3 + length) {
-            return;
-        }
-        in.skipBytes(3);
-        fail(ctx, in.readCharSequence(length, StandardCharsets.UTF_8).toString());
     }
 
     private void fail(ChannelHandlerContext ctx, String why) {

@@ -51,17 +51,17 @@ final class Handshake {
     /**
      * Reads a HELLO or CHALLENGE's nonce from {@code in} (which holds at least {@link #OPENING} bytes).
      *
-     * @throws HandshakeException naming what was wrong
+     * @throws HandshakeFailure naming what was wrong
      */
     static byte[] readOpening(ByteBuf in, String what) {
         int magic = in.readInt();
         if (magic != MAGIC) {
-            throw new HandshakeException(what + " does not start with the handshake's magic (got 0x"
+            throw new HandshakeFailure(what + " does not start with the handshake's magic (got 0x"
                     + Integer.toHexString(magic) + ")");
         }
         int version = in.readUnsignedByte();
         if (version != VERSION) {
-            throw new HandshakeException(what + " is of handshake version " + version + "; this side speaks "
+            throw new HandshakeFailure(what + " is of handshake version " + version + "; this side speaks "
                     + VERSION);
         }
         byte[] nonce = new byte[NONCE];
@@ -77,14 +77,5 @@ final class Handshake {
         byte[] text = message.getBytes(StandardCharsets.UTF_8);
         int n = Math.min(text.length, MAX_MESSAGE);
         return alloc.buffer(3 + n).writeByte(REFUSED).writeShort(n).writeBytes(text, 0, n);
-    }
-
-    /** A handshake message that breaks the protocol. */
-    static final class HandshakeException extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        HandshakeException(String message) {
-            super(message, null, false, false);
-        }
     }
 }

@@ -69,6 +69,27 @@ public final class RpcSecurity {
         return secret != null;
     }
 
+    /** How long a peer may take for the TLS and authentication handshakes. */
+    public Duration handshakeTimeout() {
+        return handshakeTimeout;
+    }
+
+    /**
+     * The client's end of a new connection's authentication handshake, for a transport that is not
+     * a Netty channel ({@link #addClientHandlers} is the TCP one); {@code null} when there is no secret.
+     */
+    public ClientAuthentication clientAuthentication() {
+        return secret == null ? null : new ClientAuthentication(secret);
+    }
+
+    /**
+     * The server's end of a new connection's authentication handshake, for a transport that is not
+     * a Netty channel ({@link #addServerHandlers} is the TCP one); {@code null} when there is no secret.
+     */
+    public ServerAuthentication serverAuthentication() {
+        return secret == null ? null : new ServerAuthentication(secret);
+    }
+
     /** Adds the server's end to a new connection's pipeline ({@code name} for log lines). */
     public void addServerHandlers(Channel channel, String name) {
         ChannelPipeline pipeline = channel.pipeline();

@@ -1,7 +1,5 @@
 package io.creel.common.security;
 
-import io.creel.common.error.CreelException;
-import io.creel.common.error.ErrorCode;
 import io.creel.common.protocol.Frame;
 import io.creel.common.protocol.Opcode;
 import io.creel.common.rpc.Frames;
@@ -17,7 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The server's end of the {@link Handshake}: first in a connection's pipeline, it lets no byte reach
+ * The server's end of the {@link Handshake} on a TCP connection ({@link ServerAuthentication} over Netty): first in a connection's pipeline, it lets no byte reach
  * the frame decoder until the peer has proven it knows the cluster secret, then removes itself (the
  * connection costs nothing more per request). A refused peer gets one clear error — a REFUSED message,
  * or an error reply to the plain request it sent instead of a HELLO — is logged by address, and is
@@ -29,11 +27,9 @@ public final class ServerHandshake extends ByteToMessageDecoder {
     private enum State { HELLO, PROOF, DONE, REFUSED }
 
     private final String name;
-    private final ClusterSecret secret;
+    private final ServerAuthentication auth;
     private final long timeoutMillis;
     private State state = State.HELLO;
-    private byte[] clientNonce;
-    private byte[] serverNonce;
     private ScheduledFuture<?> timer;
 
     /**
@@ -42,7 +38,7 @@ public final class ServerHandshake extends ByteToMessageDecoder {
      */
     public ServerHandshake(String name, ClusterSecret secret, Duration timeout) {
         this.name = name;
-        this.secret = secret;
+        this.auth = new ServerAuthentication(secret);
         this.timeoutMillis = Math.max(1, timeout.toMillis());
     }
 
@@ -68,49 +64,41 @@ public final class ServerHandshake extends ByteToMessageDecoder {
             in.skipBytes(in.readableBytes()); // closing: nothing more is read
             return;
         }
-        if (state == State.HELLO) {
-            if (in.readableBytes() < 4) {
-                return;
+        try {
+            if (state == State.HELLO) {
+                if (in.readableBytes() < 4) {
+                    return;
+                }
+                if (!ServerAuthentication.opensHandshake(in)) {
+                    refusePlain(ctx, in);
+                    return;
+                }
+                if (in.readableBytes() < ServerAuthentication.HELLO_BYTES) {
+                    return;
+                }
+                ByteBuf challenge = auth.challenge(in, ctx.alloc());
+                state = State.PROOF;
+                ctx.writeAndFlush(challenge);
             }
-            if (in.getInt(in.readerIndex()) != Handshake.MAGIC) {
-                refusePlain(ctx, in);
-                return;
+            if (state == State.PROOF) {
+                if (in.readableBytes() < ServerAuthentication.PROOF_BYTES) {
+                    return;
+                }
+                ByteBuf accepted = auth.accept(in, ctx.alloc());
+                state = State.DONE;
+                ctx.writeAndFlush(accepted);
+                LOG.debug("{}: {} authenticated", name, ctx.channel().remoteAddress());
+                // Whatever followed the proof (the first requests) goes on to the frame decoder.
+                ctx.pipeline().remove(this);
             }
-            if (in.readableBytes() < Handshake.OPENING) {
-                return;
-            }
-            try {
-                clientNonce = Handshake.readOpening(in, "HELLO");
-            } catch (Handshake.HandshakeException e) {
-                refuse(ctx, e.getMessage());
-                return;
-            }
-            serverNonce = Handshake.nonce();
-            state = State.PROOF;
-            ctx.writeAndFlush(Handshake.opening(ctx.alloc(), serverNonce));
-        }
-        if (state == State.PROOF) {
-            if (in.readableBytes() < Handshake.PROOF) {
-                return;
-            }
-            byte[] claimed = new byte[Handshake.PROOF];
-            in.readBytes(claimed);
-            if (!secret.verify(ClusterSecret.Role.CLIENT, clientNonce, serverNonce, claimed)) {
-                refuse(ctx, "its proof of the cluster secret is wrong (a different secret?)");
-                return;
-            }
-            state = State.DONE;
-            ctx.writeAndFlush(Handshake.accepted(ctx.alloc(),
-                    secret.proof(ClusterSecret.Role.SERVER, clientNonce, serverNonce)));
-            LOG.debug("{}: {} authenticated", name, ctx.channel().remoteAddress());
-            // Whatever followed the proof (the first requests) goes on to the frame decoder.
-            ctx.pipeline().remove(this);
+        } catch (HandshakeFailure e) {
+            refuse(ctx, e.getMessage());
         }
     }
 
     /** Sends a REFUSED message, logs the peer, and closes once the message is out. */
     private void refuse(ChannelHandlerContext ctx, String why) {
-        finish(ctx, why, Handshake.refused(ctx.alloc(), name + " refused the connection: " + why));
+        finish(ctx, why, ServerAuthentication.refusal(ctx.alloc(), name + " refused the connection: " + why));
     }
 
     /**
@@ -125,10 +113,9 @@ public final class ServerHandshake extends ByteToMessageDecoder {
         Opcode op = Opcode.ofCode(in.getUnsignedByte(base + Frame.LENGTH_FIELD));
         long requestId = in.getLong(base + Frame.LENGTH_FIELD + 2);
         String why = "it sent a request without authenticating";
-        ByteBuf reply = op == null ? Handshake.refused(ctx.alloc(), name + " refused the connection: " + why)
-                : Frames.error(ctx.alloc(), op, requestId, new CreelException(ErrorCode.UNAUTHENTICATED,
-                        name + " at " + ctx.channel().localAddress() + " requires authentication: set "
-                                + SecurityKeys.SECRET_FILE.name() + " to the cluster's secret file"));
+        ByteBuf reply = op == null ? ServerAuthentication.refusal(ctx.alloc(), name + " refused the connection: " + why)
+                : Frames.error(ctx.alloc(), op, requestId, ServerAuthentication.requestWithoutAuthentication(
+                        name + " at " + ctx.channel().localAddress()));
         finish(ctx, why, reply);
     }
 

@@ -31,13 +31,21 @@ final class RdmaLabCluster implements AutoCloseable {
     private final int namenodePort;
     private final List<LabDaemon> daemons = new ArrayList<>();
     private final LabDaemon namenode;
+    /** Settings every process of this cluster has on top of the lab's (a cluster secret). */
+    private final Map<String, String> extra;
 
     /** A running datanode and the host:port it serves TCP on. */
     record Datanode(LabDaemon daemon, String address) {
     }
 
     RdmaLabCluster(InetAddress address, Path dir) throws Exception {
+        this(address, dir, Map.of());
+    }
+
+    /** A cluster whose every process, clients included, also has the settings {@code extra}. */
+    RdmaLabCluster(InetAddress address, Path dir, Map<String, String> extra) throws Exception {
         this.address = address;
+        this.extra = Map.copyOf(extra);
         this.dir = dir;
         this.confDir = Files.createDirectories(dir.resolve("conf")); // empty: no site file
         try (ServerSocket probe = new ServerSocket(0)) {
@@ -55,9 +63,11 @@ final class RdmaLabCluster implements AutoCloseable {
     private List<String> common() {
         // Emulated RDMA is slow: an rdma:// handshake (DaRPC registers its buffers on both sides) can
         // take seconds in the guest, so every process allows a minute for a connect.
-        return List.of("--conf", "creel.namenode.address=" + rdmaAddress(), "--conf", "creel.storage.classes=" + CLASSES,
-                "--conf", "creel.rdma.address=" + address.getHostAddress(), "--conf", "creel.client.connect.timeout=60s",
-                "--conf", "creel.rdma.connect.timeout.ms=60000");
+        List<String> args = new ArrayList<>(List.of("--conf", "creel.namenode.address=" + rdmaAddress(),
+                "--conf", "creel.storage.classes=" + CLASSES, "--conf", "creel.rdma.address=" + address.getHostAddress(),
+                "--conf", "creel.client.connect.timeout=60s", "--conf", "creel.rdma.connect.timeout.ms=60000"));
+        extra.forEach((k, v) -> args.addAll(List.of("--conf", k + "=" + v)));
+        return args;
     }
 
     /** {@code rdma://addr:port}. */
@@ -125,6 +135,7 @@ final class RdmaLabCluster implements AutoCloseable {
         s.put("creel.client.request.timeout", "120s");
         s.put("creel.client.connect.timeout", "60s");
         s.put("creel.rdma.connect.timeout.ms", "60000");
+        s.putAll(extra);
         return CreelConf.of(s);
     }
 

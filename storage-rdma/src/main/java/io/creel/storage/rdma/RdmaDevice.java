@@ -32,11 +32,26 @@ public interface RdmaDevice extends AutoCloseable {
     RdmaListener listen(int port) throws RdmaException;
 
     /**
+     * Like {@link #listen(int)}, admitting only connect requests that pass {@code gate} (with a cluster
+     * secret: that prove it in connection setup, {@link ConnectionAdmission}); the others are rejected
+     * before any queue pair of theirs is usable.
+     */
+    RdmaListener listen(int port, ConnectionAdmission.Gate gate) throws RdmaException;
+
+    /**
      * Connects to a peer's listener. The future fails with an {@link RdmaException} naming the peer:
      * {@link RdmaException.Kind#UNREACHABLE} (refused, no route), {@link RdmaException.Kind#TIMEOUT}
      * (after {@link RdmaSettings#connectTimeout()}), {@link RdmaException.Kind#CLOSED}.
      */
     CompletableFuture<RdmaConnection> connect(InetSocketAddress peer);
+
+    /**
+     * Like {@link #connect(InetSocketAddress)}, proving the cluster secret in connection setup when
+     * {@code auth} is not null ({@link ConnectionAdmission}); a listener that refuses fails the future
+     * with {@link RdmaException.Kind#REFUSED} and its reason.
+     */
+    CompletableFuture<RdmaConnection> connect(InetSocketAddress peer,
+                                              io.creel.common.security.ClientAuthentication auth);
 
     /**
      * How atomic the device's compare-and-swap is ({@link AtomicSupport#NONE}: it has none, and

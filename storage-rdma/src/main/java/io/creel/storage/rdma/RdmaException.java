@@ -19,6 +19,8 @@ public final class RdmaException extends IOException {
         UNREACHABLE,
         /** A connect or an operation did not complete within its timeout. */
         TIMEOUT,
+        /** The listener refused the connection: the cluster secret was not proven ({@link ConnectionAdmission}). */
+        REFUSED,
         /** The peer refused access to its memory (wrong rkey, range outside the registered region). */
         REMOTE_ACCESS,
         /** The caller passed an argument out of range; nothing was posted. */

@@ -7,11 +7,20 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.creel.common.conf.CreelConf;
+import io.creel.common.security.RpcSecurity;
+import io.creel.common.security.SecurityKeys;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -278,6 +287,67 @@ public abstract class RdmaDeviceContract {
         gone.close();
         assertFalse(gone.isOpen());
         assertEquals(RdmaException.Kind.INVALID_ARGUMENT, failure(c.read(gone, 0, exported.remote(), 0, 8)).kind());
+        assertTrue(c.isOpen());
+    }
+
+    /** A security with a cluster secret of {@code text} (a private file, as the key requires). */
+    protected static RpcSecurity secret(String text) throws IOException {
+        Path shm = Path.of("/dev/shm");
+        Path dir = Files.isWritable(shm) ? Files.createTempDirectory(shm, "creel-rdma-contract")
+                : Files.createTempDirectory("creel-rdma-contract");
+        Path f = dir.resolve("secret");
+        Files.writeString(f, text, StandardCharsets.US_ASCII);
+        Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-------"));
+        RpcSecurity security = RpcSecurity.of(CreelConf.of(Map.of(SecurityKeys.SECRET_FILE.name(), f.toString())));
+        Files.delete(f);
+        Files.delete(dir);
+        return security;
+    }
+
+    @Test
+    void aListenerWithTheClusterSecretAdmitsOnlyClientsThatProveItInConnectionSetup() throws Exception {
+        RpcSecurity cluster = secret("the cluster's secret, 32 bytes long");
+        ConnectionAdmission.Gate gate = new ConnectionAdmission.Gate(cluster, "the test exporter", System::nanoTime);
+        RdmaListener secured = server.listen(0, gate);
+        closeLater.add(secured);
+
+        RdmaConnection c = client.connect(secured.localAddress(), cluster.clientAuthentication())
+                .get(WAIT_SECONDS, TimeUnit.SECONDS);
+        closeLater.add(c);
+        byte[] data = random(4096, 9);
+        put(buffer, 0, data);
+        await(c.write(buffer, 0, exported.remote(), 0, data.length));
+        assertArrayEquals(data, get(exported, 0, data.length), "an admitted client reads and writes as any other");
+
+        RdmaException none = failure(client.connect(secured.localAddress()));
+        assertEquals(RdmaException.Kind.REFUSED, none.kind(), none.getMessage());
+        assertTrue(none.getMessage().contains("the test exporter requires authentication: set "
+                + SecurityKeys.SECRET_FILE.name()), none.getMessage());
+
+        RdmaException wrong = failure(client.connect(secured.localAddress(),
+                secret("some other cluster's secret value").clientAuthentication()));
+        assertEquals(RdmaException.Kind.REFUSED, wrong.kind(), wrong.getMessage());
+        assertTrue(wrong.getMessage().contains("its proof of the cluster secret is wrong"), wrong.getMessage());
+
+        eventually(() -> secured.connectionCount() == 1, "only the admitted client stays connected");
+        assertEquals(0, gate.outstanding(), "every challenge was answered and used");
+    }
+
+    @Test
+    void aClientWithTheClusterSecretRefusesAListenerThatDoesNotCheckIt() throws Exception {
+        RdmaListener open = server.listen(0, new ConnectionAdmission.Gate(RpcSecurity.none(), "the open exporter",
+                System::nanoTime));
+        closeLater.add(open);
+        RdmaException e = failure(client.connect(open.localAddress(),
+                secret("the cluster's secret, 32 bytes long").clientAuthentication()));
+        assertEquals(RdmaException.Kind.REFUSED, e.kind(), e.getMessage());
+        assertTrue(e.getMessage().contains("the open exporter does not authenticate"), e.getMessage());
+        connectOpenly(open); // ... and still serves clients without a secret
+    }
+
+    private void connectOpenly(RdmaListener open) throws Exception {
+        RdmaConnection c = client.connect(open.localAddress()).get(WAIT_SECONDS, TimeUnit.SECONDS);
+        closeLater.add(c);
         assertTrue(c.isOpen());
     }
 

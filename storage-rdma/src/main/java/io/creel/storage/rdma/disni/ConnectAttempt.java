@@ -4,12 +4,14 @@ import com.ibm.disni.verbs.RdmaCmEvent;
 import com.ibm.disni.verbs.RdmaCmEvent.EventType;
 import com.ibm.disni.verbs.RdmaCmId;
 import com.ibm.disni.verbs.RdmaConnParam;
-import io.creel.storage.rdma.RdmaConnection;
+import io.creel.storage.rdma.ConnectionAdmission;
 import io.creel.storage.rdma.RdmaException;
 import io.creel.storage.rdma.RdmaException.Kind;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The active side of connection setup, as a state machine on the connection-manager loop:
@@ -18,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
  * that names the peer and the step.
  */
 final class ConnectAttempt implements CmEventLoop.Handler {
+    private static final Logger LOG = LoggerFactory.getLogger(ConnectAttempt.class);
     /** rdma_cm retries of the transport and of receiver-not-ready; 7 is the protocol's maximum ("infinite" for RNR). */
     private static final byte RETRIES = 7;
 
@@ -37,15 +40,18 @@ final class ConnectAttempt implements CmEventLoop.Handler {
     private final DisniRdmaDevice device;
     private final CmEventLoop loop;
     private final InetSocketAddress peer;
-    private final CompletableFuture<RdmaConnection> result;
+    private final CompletableFuture<ConnectionAdmission.Setup> result;
+    /** The connect's private data (null: none, through DiSNI's own connect). */
+    private final byte[] privateData;
     private final long deadlineNanos;
     private Step step = Step.RESOLVING_ADDRESS;
     private RdmaCmId id;
     private DisniConnection connection;
 
     ConnectAttempt(DisniRdmaDevice device, CmEventLoop loop, InetSocketAddress peer,
-            CompletableFuture<RdmaConnection> result, long deadlineNanos) {
+            byte[] privateData, CompletableFuture<ConnectionAdmission.Setup> result, long deadlineNanos) {
         this.device = device;
+        this.privateData = privateData;
         this.loop = loop;
         this.peer = peer;
         this.result = result;
@@ -79,19 +85,21 @@ final class ConnectAttempt implements CmEventLoop.Handler {
                 case RDMA_CM_EVENT_ROUTE_RESOLVED -> {
                     step = Step.CONNECTING;
                     connection = device.newConnection(id, peer);
-                    RdmaConnParam param = new RdmaConnParam();
-                    param.setRetry_count(RETRIES);
-                    param.setRnr_retry_count(RETRIES);
-                    id.connect(param);
+                    if (privateData != null) {
+                        CreelVerbs.connect(id, RETRIES, privateData);
+                    } else {
+                        RdmaConnParam param = new RdmaConnParam();
+                        param.setRetry_count(RETRIES);
+                        param.setRnr_retry_count(RETRIES);
+                        id.connect(param);
+                    }
                 }
                 case RDMA_CM_EVENT_ESTABLISHED -> established();
                 case RDMA_CM_EVENT_ADDR_ERROR -> fail(Kind.UNREACHABLE,
                         "no route to it through an RDMA device (address resolution failed)", null);
                 case RDMA_CM_EVENT_ROUTE_ERROR -> fail(Kind.UNREACHABLE, "route resolution failed", null);
                 case RDMA_CM_EVENT_UNREACHABLE -> fail(Kind.UNREACHABLE, "the peer is unreachable", null);
-                case RDMA_CM_EVENT_REJECTED -> fail(Kind.UNREACHABLE,
-                        "the connection was rejected (nothing listens on port " + peer.getPort() + ", or the peer refused)",
-                        null);
+                case RDMA_CM_EVENT_REJECTED -> rejected();
                 case RDMA_CM_EVENT_CONNECT_ERROR -> fail(Kind.UNREACHABLE, "connection error", null);
                 case RDMA_CM_EVENT_DISCONNECTED -> fail(Kind.UNREACHABLE, "the peer disconnected during setup", null);
                 case RDMA_CM_EVENT_DEVICE_REMOVAL -> fail(Kind.NOT_AVAILABLE,
@@ -115,9 +123,39 @@ final class ConnectAttempt implements CmEventLoop.Handler {
         DisniConnection c = connection;
         loop.register(id, (type, event) -> c.onCmEvent(type));
         device.attemptFinished(this);
-        if (!result.complete(c)) {
+        byte[] acceptData = CreelVerbs.missing() == null ? CreelVerbs.takePrivateData(id) : null;
+        if (!result.complete(new ConnectionAdmission.Setup(c, acceptData))) {
             c.close(); // the caller gave up meanwhile
         }
+    }
+
+    /**
+     * Rejected: with private data a listener's answer (a challenge, or why it refused), which the
+     * caller reads; without, nothing listens there or it refused without saying why.
+     */
+    private void rejected() {
+        byte[] data = CreelVerbs.missing() == null ? CreelVerbs.takePrivateData(id) : null;
+        // The kernel's own rejects (nothing listens on the port) carry zeroes, not a listener's answer.
+        if (data == null || isZero(data) || step != Step.CONNECTING) {
+            fail(Kind.UNREACHABLE, "the connection was rejected (nothing listens on port " + peer.getPort()
+                    + ", or the peer refused)", null);
+            return;
+        }
+        step = Step.DONE;
+        Throwable failedRelease = release();
+        if (failedRelease != null) {
+            LOG.debug("releasing a rejected connect to {}: {}", peer, failedRelease.toString());
+        }
+        result.complete(ConnectionAdmission.Setup.rejected(data));
+    }
+
+    private static boolean isZero(byte[] data) {
+        for (byte b : data) {
+            if (b != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Ends the attempt with TIMEOUT when its deadline passed (loop thread). */
@@ -141,6 +179,15 @@ final class ConnectAttempt implements CmEventLoop.Handler {
         }
         Step at = step;
         step = Step.DONE;
+        Throwable failedRelease = release();
+        cause = cause == null ? failedRelease : cause;
+        String message = "connect to " + peer + " failed while " + at.text + ": " + why;
+        result.completeExceptionally(cause == null ? new RdmaException(kind, peer, message)
+                : new RdmaException(kind, peer, message, cause));
+    }
+
+    /** Frees the attempt's queue pair and id (loop thread); returns what failed, if anything. */
+    private Throwable release() {
         device.attemptFinished(this);
         if (connection != null) {
             connection.close(); // destroys the queue pair and, through the device, the id
@@ -149,11 +196,9 @@ final class ConnectAttempt implements CmEventLoop.Handler {
             try {
                 id.destroyId();
             } catch (IOException e) {
-                cause = cause == null ? e : cause;
+                return e;
             }
         }
-        String message = "connect to " + peer + " failed while " + at.text + ": " + why;
-        result.completeExceptionally(cause == null ? new RdmaException(kind, peer, message)
-                : new RdmaException(kind, peer, message, cause));
+        return null;
     }
 }

@@ -2,6 +2,7 @@ package io.creel.storage.rdma.disni;
 
 import com.ibm.disni.verbs.IbvContext;
 import com.ibm.disni.verbs.IbvQP;
+import com.ibm.disni.verbs.RdmaCmId;
 import com.ibm.disni.verbs.impl.NatObject;
 import io.creel.storage.rdma.AtomicSupport;
 import java.io.IOException;
@@ -9,7 +10,10 @@ import java.io.IOException;
 /**
  * Creel's own native calls in libdisni.so ({@code creel_verbs.c}): posting a compare-and-swap, which
  * DiSNI 2.1's Java side cannot lay out (it writes only the "rdma" half of the work request union),
- * and asking a device how atomic its atomics are. DiSNI's objects are reached through their object
+ * and asking a device how atomic its atomics are; and the private data of connection setup
+ * ({@code creel_cm.c}), which DiSNI's Java side drops: what a connect request, an accept or a reject
+ * carried, an accept or reject that carries some, and a connect that carries it without a direct
+ * buffer. DiSNI's objects are reached through their object
  * ids, which in Creel's libdisni are the verbs objects' addresses.
  *
  * <p>A libdisni.so that is not Creel's (DiSNI's own build) lacks these entry points: then
@@ -17,7 +21,7 @@ import java.io.IOException;
  */
 final class CreelVerbs {
     /** The version of creel_verbs.c this class speaks. */
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     private static final String MISSING = probe();
 
@@ -60,7 +64,38 @@ final class CreelVerbs {
                 fence);
     }
 
+    /**
+     * The private data the last setup event of {@code id} carried (a CONNECT_REQUEST on a listener's
+     * new id, ESTABLISHED or REJECTED on a connecting one), once; null if none was kept.
+     */
+    static byte[] takePrivateData(RdmaCmId id) {
+        return _takePrivateData(((NatObject) id).getObjId());
+    }
+
+    /** rdma_connect with the retry counts and {@code data} (at most 56 bytes; null: none). */
+    static void connect(RdmaCmId id, int retries, byte[] data) throws IOException {
+        _connect(((NatObject) id).getObjId(), retries, retries, data);
+    }
+
+    /** rdma_accept with {@code data} (at most 196 bytes; null: none). */
+    static void accept(RdmaCmId id, byte[] data) throws IOException {
+        _accept(((NatObject) id).getObjId(), 0, 0, data);
+    }
+
+    /** rdma_reject with {@code data} (at most 148 bytes; null: none). */
+    static void reject(RdmaCmId id, byte[] data) throws IOException {
+        _reject(((NatObject) id).getObjId(), data);
+    }
+
     private static native int _version();
+
+    private static native byte[] _takePrivateData(long id);
+
+    private static native void _connect(long id, int retry, int rnrRetry, byte[] data) throws IOException;
+
+    private static native void _accept(long id, int retry, int rnrRetry, byte[] data) throws IOException;
+
+    private static native void _reject(long id, byte[] data) throws IOException;
 
     private static native int _atomicCapability(long context) throws IOException;
 

@@ -5,6 +5,7 @@ import com.ibm.disni.verbs.RdmaCmEvent;
 import com.ibm.disni.verbs.RdmaCmEvent.EventType;
 import com.ibm.disni.verbs.RdmaCmId;
 import com.ibm.disni.verbs.RdmaConnParam;
+import io.creel.storage.rdma.ConnectionAdmission;
 import io.creel.storage.rdma.RdmaListener;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -16,7 +17,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Accepts connections on the connection-manager loop and keeps their queue pairs. An accepted queue
- * pair posts nothing: peers read and write this side's registered memory one-sidedly.
+ * pair posts nothing: peers read and write this side's registered memory one-sidedly. With a
+ * {@link ConnectionAdmission.Gate} a connect request is decided before its queue pair exists: a
+ * rejected one never gets one.
  */
 final class DisniListener implements RdmaListener, CmEventLoop.Handler {
     private static final Logger LOG = LoggerFactory.getLogger(DisniListener.class);
@@ -29,6 +32,8 @@ final class DisniListener implements RdmaListener, CmEventLoop.Handler {
     private final AtomicInteger established = new AtomicInteger();
     private volatile boolean open = true;
     private boolean released; // loop thread only
+    /** Decides connect requests; null admits every one. */
+    private final ConnectionAdmission.Gate gate;
 
     /** One accepted peer: its id and queue pair, and whether ESTABLISHED arrived. */
     private static final class Accepted {
@@ -41,8 +46,10 @@ final class DisniListener implements RdmaListener, CmEventLoop.Handler {
     }
 
     /** Binds and listens (loop thread). */
-    DisniListener(DisniRdmaDevice device, CmEventLoop loop, int port) throws IOException {
+    DisniListener(DisniRdmaDevice device, CmEventLoop loop, int port, ConnectionAdmission.Gate gate)
+            throws IOException {
         this.device = device;
+        this.gate = gate;
         this.loop = loop;
         this.id = loop.createId();
         try {
@@ -82,6 +89,21 @@ final class DisniListener implements RdmaListener, CmEventLoop.Handler {
             destroy(child);
             return;
         }
+        byte[] answer = null;
+        if (gate != null) {
+            byte[] request = CreelVerbs.missing() == null ? CreelVerbs.takePrivateData(child) : null;
+            ConnectionAdmission.Verdict v = gate.admit(request, peerOf(child));
+            if (!v.accept()) {
+                try {
+                    CreelVerbs.reject(child, v.privateData());
+                } catch (IOException e) {
+                    LOG.warn("rejecting an RDMA connection on {} failed: {}", address, e.getMessage());
+                }
+                destroy(child);
+                return;
+            }
+            answer = v.privateData();
+        }
         try {
             IbvQP qp = device.passiveQueuePair(child);
             if (qp == null) {
@@ -91,7 +113,11 @@ final class DisniListener implements RdmaListener, CmEventLoop.Handler {
             Accepted a = new Accepted(child);
             accepted.put(child, a);
             loop.register(child, (type, event) -> onChildEvent(a, type));
-            child.accept(new RdmaConnParam());
+            if (answer != null) {
+                CreelVerbs.accept(child, answer);
+            } else {
+                child.accept(new RdmaConnParam());
+            }
         } catch (IOException e) {
             LOG.warn("accepting an RDMA connection on {} failed: {}", address, e.getMessage());
             forget(child);
@@ -107,6 +133,14 @@ final class DisniListener implements RdmaListener, CmEventLoop.Handler {
             case RDMA_CM_EVENT_DISCONNECTED, RDMA_CM_EVENT_CONNECT_ERROR, RDMA_CM_EVENT_UNREACHABLE,
                     RDMA_CM_EVENT_REJECTED -> forget(a.id);
             default -> LOG.debug("listener {}: ignoring {}", address, type);
+        }
+    }
+
+    private static String peerOf(RdmaCmId child) {
+        try {
+            return String.valueOf(child.getDestination());
+        } catch (IOException e) {
+            return "a peer";
         }
     }
 

@@ -10,7 +10,9 @@ import com.ibm.disni.verbs.IbvQP;
 import com.ibm.disni.verbs.IbvQPInitAttr;
 import com.ibm.disni.verbs.RdmaCmId;
 import com.ibm.disni.verbs.RdmaEventChannel;
+import io.creel.common.security.ClientAuthentication;
 import io.creel.storage.rdma.AtomicSupport;
+import io.creel.storage.rdma.ConnectionAdmission;
 import io.creel.storage.rdma.MemoryAccess;
 import io.creel.storage.rdma.RdmaAvailability;
 import io.creel.storage.rdma.RdmaConnection;
@@ -208,9 +210,18 @@ final class DisniRdmaDevice implements RdmaDevice {
 
     @Override
     public RdmaListener listen(int port) throws RdmaException {
+        return listen(port, null);
+    }
+
+    @Override
+    public RdmaListener listen(int port, ConnectionAdmission.Gate gate) throws RdmaException {
         requireOpen();
+        if (gate != null && gate.authenticates() && CreelVerbs.missing() != null) {
+            throw new RdmaException(Kind.NOT_AVAILABLE, null, "cannot admit RDMA connections by the cluster secret: "
+                    + CreelVerbs.missing());
+        }
         try {
-            DisniListener l = loop.call(() -> new DisniListener(this, loop, port))
+            DisniListener l = loop.call(() -> new DisniListener(this, loop, port, gate))
                     .get(SETUP_TIMEOUT_MS, TimeUnit.MILLISECONDS);
             listeners.add(l);
             return l;
@@ -232,13 +243,27 @@ final class DisniRdmaDevice implements RdmaDevice {
 
     @Override
     public CompletableFuture<RdmaConnection> connect(InetSocketAddress peer) {
-        CompletableFuture<RdmaConnection> result = new CompletableFuture<>();
+        return connect(peer, null);
+    }
+
+    @Override
+    public CompletableFuture<RdmaConnection> connect(InetSocketAddress peer, ClientAuthentication auth) {
+        if (auth != null && CreelVerbs.missing() != null) {
+            return CompletableFuture.failedFuture(new RdmaException(Kind.NOT_AVAILABLE, peer, "cannot prove the "
+                    + "cluster secret to " + peer + ": " + CreelVerbs.missing()));
+        }
+        return ConnectionAdmission.connect(peer, auth, data -> connectOnce(peer, data));
+    }
+
+    /** One connection-manager connect carrying {@code privateData} (null: none). */
+    private CompletableFuture<ConnectionAdmission.Setup> connectOnce(InetSocketAddress peer, byte[] privateData) {
+        CompletableFuture<ConnectionAdmission.Setup> result = new CompletableFuture<>();
         if (!open.get()) {
             result.completeExceptionally(new RdmaException(Kind.CLOSED, peer, "connect to " + peer
                     + " refused: device " + name + " is closed"));
             return result;
         }
-        ConnectAttempt attempt = new ConnectAttempt(this, loop, peer, result,
+        ConnectAttempt attempt = new ConnectAttempt(this, loop, peer, privateData, result,
                 System.nanoTime() + settings.connectTimeout().toNanos());
         attempts.add(attempt);
         loop.execute(attempt::start);

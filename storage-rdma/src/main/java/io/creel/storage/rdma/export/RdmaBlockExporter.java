@@ -1,6 +1,8 @@
 package io.creel.storage.rdma.export;
 
 import io.creel.common.conf.CreelConf;
+import io.creel.common.security.RpcSecurity;
+import io.creel.storage.rdma.ConnectionAdmission;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.storage.rdma.AtomicSupport;
@@ -145,7 +147,10 @@ public final class RdmaBlockExporter implements BlockExporter {
                     registered.add(p);
                     probe = new RemoteRegion(p.remote().address(), 8, p.rkey());
                 }
-                listener = device.listen(conf.get(RdmaTierKeys.PORT));
+                // With a cluster secret only clients that prove it get a connection, so only they can
+                // use the keys published in the description (ConnectionAdmission).
+                listener = device.listen(conf.get(RdmaTierKeys.PORT), new ConnectionAdmission.Gate(RpcSecurity.of(conf),
+                        server + "'s rdma exporter", System::nanoTime));
                 InetSocketAddress endpoint = new InetSocketAddress(address, listener.localAddress().getPort());
                 RdmaExportLayout layout = new RdmaExportLayout(endpoint, segments, memory.blocksPerSegment(),
                         tags.remote(), probe, ByteOrder.nativeOrder(), atomics);

@@ -1,5 +1,6 @@
 package io.creel.storage.rdma.fake;
 
+import io.creel.storage.rdma.ConnectionAdmission;
 import io.creel.storage.rdma.RdmaException;
 import io.creel.storage.rdma.RdmaListener;
 import java.net.InetSocketAddress;
@@ -12,8 +13,11 @@ final class FakeListener implements RdmaListener {
     private final InetSocketAddress address;
     private final Set<Accepted> accepted = ConcurrentHashMap.newKeySet();
     private volatile boolean open = true;
+    /** Decides connect requests; null admits every one. */
+    private final ConnectionAdmission.Gate gate;
 
-    FakeListener(FakeRdmaDevice device, InetSocketAddress address) {
+    FakeListener(FakeRdmaDevice device, InetSocketAddress address, ConnectionAdmission.Gate gate) {
+        this.gate = gate;
         this.device = device;
         this.address = address;
     }
@@ -24,6 +28,11 @@ final class FakeListener implements RdmaListener {
 
     boolean isOpen() {
         return open;
+    }
+
+    /** What this listener answers a connect request from {@code from} carrying {@code privateData}. */
+    ConnectionAdmission.Verdict admit(byte[] privateData, java.net.InetAddress from) {
+        return gate == null ? new ConnectionAdmission.Verdict(true, null) : gate.admit(privateData, from.getHostAddress());
     }
 
     /** The accepting end of a new connection. */

@@ -2,6 +2,8 @@ package io.creel.storage.rdma.fake;
 
 import io.creel.storage.rdma.AtomicSupport;
 import io.creel.storage.rdma.MemoryAccess;
+import io.creel.common.security.ClientAuthentication;
+import io.creel.storage.rdma.ConnectionAdmission;
 import io.creel.storage.rdma.RdmaConnection;
 import io.creel.storage.rdma.RdmaDevice;
 import io.creel.storage.rdma.RdmaException;
@@ -27,7 +29,7 @@ public final class FakeRdmaDevice implements RdmaDevice {
     private final Map<Integer, FakeRegisteredMemory> byRkey = new ConcurrentHashMap<>();
     private final Map<Integer, FakeListener> listeners = new ConcurrentHashMap<>();
     private final Set<FakeConnection> connections = ConcurrentHashMap.newKeySet();
-    private final Map<CompletableFuture<RdmaConnection>, PendingConnect> connecting = new ConcurrentHashMap<>();
+    private final Map<CompletableFuture<ConnectionAdmission.Setup>, PendingConnect> connecting = new ConcurrentHashMap<>();
     private volatile boolean open = true;
 
     private record PendingConnect(InetSocketAddress peer, long deadlineNanos) {
@@ -88,9 +90,14 @@ public final class FakeRdmaDevice implements RdmaDevice {
 
     @Override
     public RdmaListener listen(int port) throws RdmaException {
+        return listen(port, null);
+    }
+
+    @Override
+    public RdmaListener listen(int port, ConnectionAdmission.Gate gate) throws RdmaException {
         requireOpen();
         int chosen = port == 0 ? network.nextPort() : port;
-        FakeListener listener = new FakeListener(this, new InetSocketAddress(address, chosen));
+        FakeListener listener = new FakeListener(this, new InetSocketAddress(address, chosen), gate);
         if (listeners.putIfAbsent(chosen, listener) != null) {
             throw new RdmaException(Kind.NOT_AVAILABLE, null, "cannot listen on " + address.getHostAddress() + ":"
                     + chosen + ": the port is in use");
@@ -113,7 +120,17 @@ public final class FakeRdmaDevice implements RdmaDevice {
 
     @Override
     public CompletableFuture<RdmaConnection> connect(InetSocketAddress peer) {
-        CompletableFuture<RdmaConnection> result = new CompletableFuture<>();
+        return connect(peer, null);
+    }
+
+    @Override
+    public CompletableFuture<RdmaConnection> connect(InetSocketAddress peer, ClientAuthentication auth) {
+        return ConnectionAdmission.connect(peer, auth, data -> connectOnce(peer, data));
+    }
+
+    /** One connect carrying {@code privateData}, as the connection manager's. */
+    private CompletableFuture<ConnectionAdmission.Setup> connectOnce(InetSocketAddress peer, byte[] privateData) {
+        CompletableFuture<ConnectionAdmission.Setup> result = new CompletableFuture<>();
         if (!open) {
             result.completeExceptionally(new RdmaException(Kind.CLOSED, peer,
                     "connect to " + peer + " refused: device " + name() + " is closed"));
@@ -121,12 +138,12 @@ public final class FakeRdmaDevice implements RdmaDevice {
         }
         connecting.put(result, new PendingConnect(peer, network.clock().getAsLong()
                 + settings.connectTimeout().toNanos()));
-        network.connectLater(this, peer, result);
+        network.connectLater(this, peer, privateData, result);
         return result;
     }
 
-    /** Completes a connect that reached its peer (called by the network). */
-    void established(InetSocketAddress peer, FakeListener listener, CompletableFuture<RdmaConnection> result) {
+    /** Completes a connect that its peer accepted, with the accept's private data (called by the network). */
+    void established(FakeListener listener, CompletableFuture<ConnectionAdmission.Setup> result, byte[] acceptData) {
         if (connecting.remove(result) == null) {
             return; // timed out or device closed meanwhile
         }
@@ -134,13 +151,20 @@ public final class FakeRdmaDevice implements RdmaDevice {
         FakeConnection c = new FakeConnection(network.nextConnectionId(), network, this, end);
         end.attach(c);
         connections.add(c);
-        if (!result.complete(c)) {
+        if (!result.complete(new ConnectionAdmission.Setup(c, acceptData))) {
             c.close();
         }
     }
 
+    /** Completes a connect that its peer rejected, with the reject's private data (called by the network). */
+    void rejected(CompletableFuture<ConnectionAdmission.Setup> result, byte[] rejectData) {
+        if (connecting.remove(result) != null) {
+            result.complete(ConnectionAdmission.Setup.rejected(rejectData));
+        }
+    }
+
     /** Fails a connect (called by the network). */
-    void refused(CompletableFuture<RdmaConnection> result, RdmaException why) {
+    void refused(CompletableFuture<ConnectionAdmission.Setup> result, RdmaException why) {
         if (connecting.remove(result) != null) {
             result.completeExceptionally(why);
         }
@@ -148,7 +172,7 @@ public final class FakeRdmaDevice implements RdmaDevice {
 
     /** Times out connects and operations whose deadline passed at {@code nowNanos}. */
     public void sweep(long nowNanos) {
-        for (Map.Entry<CompletableFuture<RdmaConnection>, PendingConnect> e : connecting.entrySet()) {
+        for (Map.Entry<CompletableFuture<ConnectionAdmission.Setup>, PendingConnect> e : connecting.entrySet()) {
             PendingConnect p = e.getValue();
             if (nowNanos - p.deadlineNanos() > 0 && connecting.remove(e.getKey()) != null) {
                 e.getKey().completeExceptionally(new RdmaException(Kind.TIMEOUT, p.peer(), "connect to " + p.peer()
@@ -204,7 +228,7 @@ public final class FakeRdmaDevice implements RdmaDevice {
     }
 
     private void failConnects(String why) {
-        for (Map.Entry<CompletableFuture<RdmaConnection>, PendingConnect> e : connecting.entrySet()) {
+        for (Map.Entry<CompletableFuture<ConnectionAdmission.Setup>, PendingConnect> e : connecting.entrySet()) {
             if (connecting.remove(e.getKey()) != null) {
                 e.getKey().completeExceptionally(new RdmaException(Kind.CLOSED, e.getValue().peer(),
                         "connect to " + e.getValue().peer() + " failed: " + why));

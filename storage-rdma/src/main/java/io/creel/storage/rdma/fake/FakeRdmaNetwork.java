@@ -1,6 +1,7 @@
 package io.creel.storage.rdma.fake;
 
 import io.creel.storage.rdma.AtomicSupport;
+import io.creel.storage.rdma.ConnectionAdmission;
 import io.creel.storage.rdma.RdmaConnection;
 import io.creel.storage.rdma.RdmaDevice;
 import io.creel.storage.rdma.RdmaException;
@@ -178,7 +179,8 @@ public final class FakeRdmaNetwork implements RdmaProvider, AutoCloseable {
         wire.execute(transfer);
     }
 
-    void connectLater(FakeRdmaDevice from, InetSocketAddress peer, CompletableFuture<RdmaConnection> result) {
+    void connectLater(FakeRdmaDevice from, InetSocketAddress peer, byte[] privateData,
+                      CompletableFuture<ConnectionAdmission.Setup> result) {
         if (silent.contains(peer.getAddress())) {
             return;
         }
@@ -192,7 +194,12 @@ public final class FakeRdmaNetwork implements RdmaProvider, AutoCloseable {
                 from.refused(result, new RdmaException(Kind.UNREACHABLE, peer,
                         "connect to " + peer + " was rejected: nothing listens on port " + peer.getPort()));
             } else {
-                from.established(peer, listener, result);
+                ConnectionAdmission.Verdict v = listener.admit(privateData, from.address());
+                if (v.accept()) {
+                    from.established(listener, result, v.privateData());
+                } else {
+                    from.rejected(result, v.privateData());
+                }
             }
         });
     }

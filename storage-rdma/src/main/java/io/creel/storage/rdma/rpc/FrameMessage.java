@@ -13,8 +13,14 @@ import java.nio.ByteBuffer;
  * length field does not fit what arrived is kept as malformed, for the receiver to refuse.
  */
 final class FrameMessage implements DaRPCMessage {
+    /** Bytes of every received message kept for {@link #raw()}: more than any fixed-size handshake message. */
+    static final int RAW_MIN = 64;
+    /** Bytes of a received non-frame kept for {@link #raw()}: more than the longest handshake message. */
+    static final int RAW_MAX = 2048;
+
     private final byte[] bytes;
     private int length;
+    private int received;
 
     /** A message of at most {@code capacity} frame bytes (the length field included). */
     FrameMessage(int capacity) {
@@ -44,6 +50,14 @@ final class FrameMessage implements DaRPCMessage {
         return Unpooled.copiedBuffer(bytes, Frame.LENGTH_FIELD, length - Frame.LENGTH_FIELD);
     }
 
+    /**
+     * The bytes received, as they came, when they may not be a frame (the handshake's messages); a
+     * view that is valid until the message is reused.
+     */
+    ByteBuf raw() {
+        return Unpooled.wrappedBuffer(bytes, 0, received);
+    }
+
     /** Bytes of the frame held (0 after a malformed one). */
     int length() {
         return length;
@@ -57,15 +71,17 @@ final class FrameMessage implements DaRPCMessage {
 
     @Override
     public void update(ByteBuffer buffer) {
-        int available = buffer.remaining();
+        int available = Math.min(buffer.remaining(), bytes.length);
         int frameLength = available >= Frame.LENGTH_FIELD ? buffer.getInt(buffer.position()) : -1;
         if (frameLength < 0 || frameLength > bytes.length - Frame.LENGTH_FIELD
                 || frameLength + Frame.LENGTH_FIELD > available) {
-            length = 0; // malformed: the receiver refuses it
-            return;
+            length = 0; // malformed, or a handshake message: the receiver decides
+            received = Math.min(available, RAW_MAX);
+        } else {
+            length = frameLength + Frame.LENGTH_FIELD;
+            received = Math.max(length, Math.min(available, RAW_MIN));
         }
-        length = frameLength + Frame.LENGTH_FIELD;
-        buffer.get(bytes, 0, length);
+        buffer.get(bytes, 0, received);
     }
 
     @Override

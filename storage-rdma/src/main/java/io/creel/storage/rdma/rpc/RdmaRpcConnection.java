@@ -15,6 +15,7 @@ import io.creel.common.rpc.Frames;
 import io.creel.common.rpc.ReplyBodies;
 import io.creel.common.rpc.ReplyDecoder;
 import io.creel.common.rpc.RpcConnection;
+import io.creel.common.security.ClientAuthentication;
 import io.creel.storage.rdma.tier.RdmaTierKeys;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -57,6 +58,8 @@ final class RdmaRpcConnection implements RpcConnection {
     private static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
     /** How long closing waits for the poller to leave the completion queue (it is unparked at once). */
     private static final long POLLER_EXIT_MILLIS = 2_000;
+    /** Pause between polls while waiting for a handshake answer (two per connection: latency does not matter). */
+    private static final long HANDSHAKE_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
 
     private final HostPort remote;
     private final DaRPCClientGroup<FrameMessage, FrameMessage> group;
@@ -92,17 +95,54 @@ final class RdmaRpcConnection implements RpcConnection {
             freePairs.add(new FrameMessage[] {new FrameMessage(capacity), new FrameMessage(capacity)});
         }
         this.poller = DaRpcWaits.daemon("poller").newThread(this::poll);
-        poller.start();
     }
 
     /**
-     * Connects to {@code remote} (an {@code rdma://} address), within {@code connectTimeout}.
+     * One message and its answer, before the poller runs (the authentication handshake): polls here
+     * until the answer, the deadline, or the server closing.
+     */
+    private ByteBuf exchangeFirst(ByteBuf message, long deadlineNanos) throws IOException {
+        FrameMessage[] pair = freePairs.peek();
+        pair[0].set(message);
+        stream.request(pair[0], pair[1], true);
+        while (true) {
+            DaRPCFuture<FrameMessage, FrameMessage> done = stream.poll();
+            if (done != null) {
+                return done.getReceiveMessage().raw();
+            }
+            if (endpoint.isClosed()) {
+                throw new IOException("the server closed the connection during the authentication handshake");
+            }
+            if (System.nanoTime() - deadlineNanos > 0) {
+                return null;
+            }
+            LockSupport.parkNanos(this, HANDSHAKE_POLL_NANOS);
+        }
+    }
+
+    /** Releases DaRPC's resources of a connection whose poller never ran (a failed handshake). */
+    private void abandon() {
+        closeReason = "its authentication failed";
+        DaRpcWaits.closeInBackground("closing the unauthenticated rdma:// connection to " + remote, () -> {
+            try {
+                endpoint.close();
+            } finally {
+                group.close();
+            }
+        });
+    }
+
+    /**
+     * Connects to {@code remote} (an {@code rdma://} address), within {@code connectTimeout}, then,
+     * when {@code auth} is set, authenticates within {@code handshakeTimeout} before any request.
      *
      * @param depth    requests in flight at most
      * @param capacity largest frame
+     * @param auth     the client's end of the authentication handshake; null without a cluster secret
      */
     static CompletableFuture<RpcConnection> connect(HostPort remote, int depth, int capacity, Duration connectTimeout,
-                                                    Duration requestTimeout) {
+                                                    Duration requestTimeout, ClientAuthentication auth,
+                                                    Duration handshakeTimeout) {
         DaRPCClientGroup<FrameMessage, FrameMessage> group;
         DaRPCClientEndpoint<FrameMessage, FrameMessage> endpoint;
         InetSocketAddress address;
@@ -120,17 +160,32 @@ final class RdmaRpcConnection implements RpcConnection {
                     + remote + ": " + e, e));
         }
         int millis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()));
-        return DaRpcWaits.bounded("connect to " + remote, connectTimeout, endpoint, () -> {
+        // The handshake has its own deadline; the bound here only ends a DaRPC wait that never returns.
+        Duration limit = auth == null ? connectTimeout : connectTimeout.plus(handshakeTimeout);
+        return DaRpcWaits.bounded("connect to " + remote, limit, endpoint, () -> {
             endpoint.connect(address, millis);
             if (!endpoint.isConnected()) {
                 throw new IOException("the connection was not established");
             }
-            return new RdmaRpcConnection(remote, group, endpoint, depth, capacity, requestTimeout);
+            RdmaRpcConnection c = new RdmaRpcConnection(remote, group, endpoint, depth, capacity, requestTimeout);
+            if (auth != null) {
+                try {
+                    RdmaClientHandshake.run(remote, auth, handshakeTimeout, c::exchangeFirst);
+                } catch (RuntimeException e) {
+                    c.abandon();
+                    throw e;
+                }
+            }
+            c.poller.start();
+            return c;
         }, late -> late.closeLater("its connect had timed out")).handle((c, t) -> {
             if (t == null) {
                 return (RpcConnection) c;
             }
             Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+            if (cause instanceof CreelException refused) {
+                throw refused; // the handshake's UNAUTHENTICATED (the connection is being closed)
+            }
             DaRpcWaits.closeInBackground("closing the failed connect to " + remote, group::close);
             boolean timedOut = cause instanceof TimeoutException;
             throw new CreelException(timedOut ? ErrorCode.TIMEOUT : ErrorCode.UNAVAILABLE, "cannot connect to " + remote

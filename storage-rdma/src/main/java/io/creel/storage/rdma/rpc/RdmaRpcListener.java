@@ -12,6 +12,7 @@ import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.rpc.RequestHandler;
 import io.creel.common.rpc.RpcListener;
+import io.creel.common.security.RpcSecurity;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.net.InetSocketAddress;
@@ -51,14 +52,17 @@ final class RdmaRpcListener implements RpcListener {
     private final RdmaServerEndpoint<DaRPCServerEndpoint<FrameMessage, FrameMessage>> server;
     private final int port;
     private final Duration handshakeLimit;
+    private final RpcSecurity security;
+    private final String address;
     /** Endpoints seen not yet connected, and when first seen (watchdog thread only). */
     private final Map<Object, Long> handshaking = new HashMap<>();
     private final ScheduledFuture<?> watchdog;
     private volatile boolean closed;
 
     private RdmaRpcListener(String name, String bindHost, int port, RequestHandler handler, int depth, int capacity,
-                            int backlog, Duration handshakeLimit) throws Exception {
+                            int backlog, Duration handshakeLimit, RpcSecurity security) throws Exception {
         this.name = name;
+        this.security = security;
         this.handler = handler;
         this.capacity = capacity;
         this.handshakeLimit = handshakeLimit;
@@ -69,6 +73,7 @@ final class RdmaRpcListener implements RpcListener {
             this.server = group.createServerEndpoint();
             server.bind(new InetSocketAddress(bindHost, port), backlog);
             this.port = ((InetSocketAddress) server.getSrcAddr()).getPort();
+            this.address = "rdma://" + bindHost + ":" + this.port;
         } catch (Exception e) {
             DaRpcWaits.closeWithin("closing the rdma:// group of " + name, Duration.ofSeconds(5), group::close);
             throw e;
@@ -81,16 +86,18 @@ final class RdmaRpcListener implements RpcListener {
     }
 
     /**
-     * Starts serving on {@code bindHost:port} (an address of an RDMA interface, or the wildcard for all).
+     * Starts serving on {@code bindHost:port} (an address of an RDMA interface, or the wildcard for all);
+     * with a cluster secret in {@code security}, each client authenticates before it is served.
      *
      * @throws CreelException UNAVAILABLE when it cannot listen, saying why
      */
     static RdmaRpcListener start(String name, String bindHost, int port, RequestHandler handler, int depth,
-                                 int capacity, int backlog, Duration handshakeLimit) {
+                                 int capacity, int backlog, Duration handshakeLimit, RpcSecurity security) {
         try {
             RdmaRpcListener l = new RdmaRpcListener(name, bindHost, port, handler, depth, capacity, backlog,
-                    handshakeLimit);
-            LOG.info("{}: serving rdma://{}:{}", name, bindHost, l.port);
+                    handshakeLimit, security);
+            LOG.info("{}: serving rdma://{}:{}{}", name, bindHost, l.port,
+                    security.authenticates() ? " (clients authenticate with the cluster secret)" : "");
             return l;
         } catch (Exception e) {
             throw new CreelException(ErrorCode.UNAVAILABLE, name + ": cannot listen on rdma://" + bindHost + ":" + port
@@ -110,7 +117,8 @@ final class RdmaRpcListener implements RpcListener {
 
     /** The session of {@code endpoint}, made at its first sign of life. */
     private RpcSession session(DaRPCServerEndpoint<FrameMessage, FrameMessage> endpoint) {
-        return sessions.computeIfAbsent(endpoint, ep -> new RpcSession(name, peer(ep), handler, capacity, why -> {
+        return sessions.computeIfAbsent(endpoint, ep -> new RpcSession(name, address, peer(ep), handler, capacity,
+                security, why -> {
             sessions.remove(ep);
             DaRpcWaits.closeInBackground("closing an rdma:// connection of " + name, ep::close);
         }));

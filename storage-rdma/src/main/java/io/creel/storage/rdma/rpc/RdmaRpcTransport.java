@@ -1,5 +1,6 @@
 package io.creel.storage.rdma.rpc;
 
+import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.CreelConf;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
@@ -8,6 +9,8 @@ import io.creel.common.rpc.RequestHandler;
 import io.creel.common.rpc.RpcConnection;
 import io.creel.common.rpc.RpcListener;
 import io.creel.common.rpc.RpcTransport;
+import io.creel.common.security.RpcSecurity;
+import io.creel.common.security.SecurityKeys;
 import io.creel.storage.rdma.RdmaException;
 import io.creel.storage.rdma.tier.RdmaFabric;
 import io.creel.storage.rdma.tier.RdmaTierKeys;
@@ -20,7 +23,8 @@ import java.util.concurrent.CompletableFuture;
  * replies and errors as over TCP; a namenode reachable at {@code rdma://host:port} serves this next
  * to TCP on the same port number. Found through {@link java.util.ServiceLoader}
  * ({@code META-INF/services/io.creel.common.rpc.RpcTransport}). Where this process cannot use RDMA,
- * connecting and listening fail saying what is missing.
+ * connecting and listening fail saying what is missing. With a cluster secret every connection
+ * authenticates first ({@link RdmaClientHandshake}, {@link RpcSession}); TLS it cannot carry.
  */
 public final class RdmaRpcTransport implements RpcTransport {
     /**
@@ -49,18 +53,26 @@ public final class RdmaRpcTransport implements RpcTransport {
     @Override
     public CompletableFuture<RpcConnection> connect(HostPort remote, Context context) {
         CreelConf conf = context.conf();
+        RpcSecurity security;
+        try {
+            security = security(conf, remote.toString());
+        } catch (CreelException e) {
+            return CompletableFuture.failedFuture(e);
+        }
         String missing = missing(conf);
         if (missing != null) {
             return CompletableFuture.failedFuture(new CreelException(ErrorCode.UNAVAILABLE, "cannot connect to "
                     + remote + ": RDMA is not usable in this process: " + missing));
         }
         return RdmaRpcConnection.connect(remote, conf.get(RdmaTierKeys.RPC_QUEUE_DEPTH), capacity(conf),
-                context.connectTimeout(), context.requestTimeout());
+                context.connectTimeout(), context.requestTimeout(), security.clientAuthentication(),
+                security.handshakeTimeout());
     }
 
     @Override
     public RpcListener listen(String name, String bindHost, int port, RequestHandler handler, Context context) {
         CreelConf conf = context.conf();
+        RpcSecurity security = security(conf, name + ": rdma://" + bindHost + ":" + port);
         String missing = missing(conf);
         if (missing != null) {
             throw new CreelException(ErrorCode.UNAVAILABLE, name + ": cannot serve rdma://" + bindHost + ":" + port
@@ -68,7 +80,7 @@ public final class RdmaRpcTransport implements RpcTransport {
         }
         return RdmaRpcListener.start(name, listenAddress(name, bindHost, conf), port, handler,
                 conf.get(RdmaTierKeys.RPC_QUEUE_DEPTH), capacity(conf), conf.get(RdmaTierKeys.LISTEN_BACKLOG),
-                context.connectTimeout());
+                context.connectTimeout(), security);
     }
 
     /**
@@ -86,6 +98,24 @@ public final class RdmaRpcTransport implements RpcTransport {
             throw new CreelException(ErrorCode.UNAVAILABLE, name + ": cannot serve rdma:// on " + bindHost + ": "
                     + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The security {@code conf} asks for, which rdma:// can give only without TLS: RDMA (DaRPC) has
+     * no TLS, and carrying the protocol in clear text where TLS was asked for would be a silent
+     * downgrade, so a TLS configuration fails CONFIGURATION here (at a namenode's start, at a
+     * client's connect), naming the keys.
+     */
+    static RpcSecurity security(CreelConf conf, String where) {
+        RpcSecurity security = RpcSecurity.of(conf);
+        if (security.encrypts()) {
+            throw new CreelException(ErrorCode.CONFIGURATION, where + ": rdma:// cannot be used with "
+                    + SecurityKeys.TLS_ENABLED.name() + "=true: RDMA has no TLS, and rdma:// would carry the "
+                    + "protocol in clear text. Use creel://host:port in " + ConfKeys.NAMENODE_ADDRESS.name()
+                    + " for TLS, or set " + SecurityKeys.TLS_ENABLED.name() + "=false to use rdma:// with "
+                    + SecurityKeys.SECRET_FILE.name() + " (authenticated, not encrypted)");
+        }
+        return security;
     }
 
     private String missing(CreelConf conf) {

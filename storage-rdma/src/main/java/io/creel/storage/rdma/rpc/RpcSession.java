@@ -8,6 +8,10 @@ import io.creel.common.protocol.ProtocolException;
 import io.creel.common.rpc.Frames;
 import io.creel.common.rpc.RequestDispatch;
 import io.creel.common.rpc.RequestHandler;
+import io.creel.common.security.HandshakeFailure;
+import io.creel.common.security.RpcSecurity;
+import io.creel.common.security.SecurityKeys;
+import io.creel.common.security.ServerAuthentication;
 import io.creel.storage.rdma.tier.RdmaTierKeys;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -18,6 +22,8 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -29,6 +35,14 @@ import org.slf4j.LoggerFactory;
  * writes goes back in the exchange of its request. The session's Netty channel (an
  * {@link EmbeddedChannel} that carries no bytes) is what handlers reply through and what names the
  * client for connection-scoped state (a namenode's write leases).
+ *
+ * <p>With a cluster secret ({@link RpcSecurity#serverAuthentication()}) nothing is dispatched before
+ * the client has proven it: its first message must be the handshake's HELLO (answered in the same
+ * exchange with the CHALLENGE), its second the PROOF (answered with ACCEPTED and this side's proof),
+ * within the handshake timeout. A request sent instead is answered with an UNAUTHENTICATED error,
+ * a wrong proof with REFUSED; the client is logged and, a moment later (so the answer is not
+ * overtaken by the disconnect), dropped. Once it is authenticated a request costs one field read
+ * more than without a secret.
  *
  * <p>A malformed frame, or a request id reused while its first request is unanswered, drops the
  * session with a logged reason. A reply larger than a message is replaced by a LIMIT_EXCEEDED error
@@ -47,7 +61,11 @@ final class RpcSession {
         void send() throws IOException;
     }
 
+    /** How long a refused client keeps its connection, so the refusal reaches it before the disconnect. */
+    static final long REFUSAL_LINGER_MILLIS = 500;
+
     private final String server;
+    private final String local;
     private final String peer;
     private final RequestHandler handler;
     private final int capacity;
@@ -61,20 +79,44 @@ final class RpcSession {
      */
     private final ReentrantReadWriteLock sendLock = new ReentrantReadWriteLock();
     private boolean dropped;
+    /** The handshake still to complete; null once the client is authenticated (or without a secret). */
+    private volatile ServerAuthentication auth;
+    private boolean challenged;
+    private volatile boolean refused;
+    private final ScheduledFuture<?> handshakeTimer;
+
+    /** A session without authentication. */
+    RpcSession(String server, String peer, RequestHandler handler, int capacity, Consumer<String> onDrop) {
+        this(server, "rdma://", peer, handler, capacity, RpcSecurity.none(), onDrop);
+    }
 
     /**
      * @param server   the server, for log lines ("namenode")
+     * @param local    the address the client reached, for its error messages ("rdma://10.0.2.15:9060")
      * @param peer     the client, for log lines
      * @param capacity largest frame a message holds
+     * @param security whether the client must authenticate first, and within what time
      * @param onDrop   disconnects the client (called once, with the reason, or null for a plain close)
      */
-    RpcSession(String server, String peer, RequestHandler handler, int capacity, Consumer<String> onDrop) {
+    RpcSession(String server, String local, String peer, RequestHandler handler, int capacity, RpcSecurity security,
+               Consumer<String> onDrop) {
         this.server = server;
+        this.local = local;
         this.peer = peer;
         this.handler = handler;
         this.capacity = capacity;
         this.onDrop = onDrop;
         this.channel = new EmbeddedChannel(new Replies(this));
+        this.auth = security.serverAuthentication();
+        long limit = security.handshakeTimeout().toMillis();
+        this.handshakeTimer = auth == null ? null : DaRpcWaits.TIMER.schedule(() -> {
+            if (auth != null && !refused) {
+                refused = true;
+                LOG.warn("{}: refused rdma:// connection from {}: did not authenticate within {} ms", server, peer,
+                        limit);
+                drop("did not authenticate within " + limit + " ms", false);
+            }
+        }, Math.max(1, limit), TimeUnit.MILLISECONDS);
     }
 
     /** The channel handlers see for this client. */
@@ -87,12 +129,28 @@ final class RpcSession {
         return waiting.size();
     }
 
+    /** Whether the client has authenticated (or need not). */
+    boolean authenticated() {
+        return auth == null && !refused;
+    }
+
     /** A request arrived. */
     void received(Exchange exchange) {
+        if (auth != null || refused) {
+            authenticate(exchange);
+            return;
+        }
         ByteBuf frame = exchange.request().frameAfterLength();
         if (frame == null || frame.readableBytes() < Frame.HEADER_AFTER_LENGTH) {
             if (frame != null) {
                 frame.release();
+            }
+            if (exchange.request().length() == 0 && opensHandshake(exchange.request().raw())) {
+                refuse(exchange, "it opened the authentication handshake, but this server has no cluster secret",
+                        ServerAuthentication.refusal(channel.alloc(), server + " at " + local + " does not "
+                                + "authenticate (no " + SecurityKeys.SECRET_FILE.name() + " set there), so a client "
+                                + "with a cluster secret does not use it"));
+                return;
             }
             drop("malformed frame (its length does not match what arrived)");
             return;
@@ -107,6 +165,107 @@ final class RpcSession {
             drop(e.getMessage());
         } finally {
             frame.release();
+        }
+    }
+
+    /** A message while the client is not authenticated: the next step of the handshake. */
+    private void authenticate(Exchange exchange) {
+        if (refused) {
+            return; // refused: nothing more is answered, the drop is on its way
+        }
+        ByteBuf in = exchange.request().raw();
+        try {
+            if (!challenged) {
+                if (!opensHandshake(in)) {
+                    refuseRequest(exchange);
+                    return;
+                }
+                if (in.readableBytes() < ServerAuthentication.HELLO_BYTES) {
+                    refuse(exchange, "its HELLO is cut short", null);
+                    return;
+                }
+                ByteBuf challenge = auth.challenge(in, channel.alloc());
+                challenged = true;
+                answer(exchange, challenge);
+                return;
+            }
+            if (in.readableBytes() < ServerAuthentication.PROOF_BYTES) {
+                refuse(exchange, "its PROOF is cut short", null);
+                return;
+            }
+            ByteBuf accepted = auth.accept(in, channel.alloc());
+            auth = null; // before the answer: the client's next message is a request
+            handshakeTimer.cancel(false);
+            LOG.debug("{}: rdma:// client {} authenticated", server, peer);
+            answer(exchange, accepted);
+        } catch (HandshakeFailure e) {
+            refuse(exchange, e.getMessage(), null);
+        }
+    }
+
+    private static boolean opensHandshake(ByteBuf in) {
+        return in.readableBytes() >= 4 && ServerAuthentication.opensHandshake(in);
+    }
+
+    /**
+     * A request sent without authenticating: answered with an UNAUTHENTICATED error reply to it when
+     * it is a frame (a client without a secret then reads why), else with REFUSED.
+     */
+    private void refuseRequest(Exchange exchange) {
+        FrameMessage request = exchange.request();
+        String why = "it sent a request without authenticating";
+        ByteBuf frame = request.frameAfterLength();
+        if (frame == null || frame.readableBytes() < Frame.HEADER_AFTER_LENGTH) {
+            if (frame != null) {
+                frame.release();
+            }
+            refuse(exchange, why, null);
+            return;
+        }
+        try {
+            Opcode op = Opcode.ofCode(frame.getUnsignedByte(frame.readerIndex()));
+            long id = frame.getLong(frame.readerIndex() + 2);
+            refuse(exchange, why, op == null ? null : Frames.error(channel.alloc(), op, id,
+                    ServerAuthentication.requestWithoutAuthentication(server + " at " + local)));
+        } finally {
+            frame.release();
+        }
+    }
+
+    /**
+     * Refuses the client: logs it, answers {@code exchange} with {@code answer} (REFUSED with the
+     * reason when null), and drops the session once the answer had time to arrive.
+     */
+    private void refuse(Exchange exchange, String why, ByteBuf answer) {
+        refused = true;
+        if (handshakeTimer != null) {
+            handshakeTimer.cancel(false);
+        }
+        LOG.warn("{}: refused rdma:// connection from {}: {}", server, peer, why);
+        answer(exchange, answer != null ? answer
+                : ServerAuthentication.refusal(channel.alloc(), server + " refused the connection: " + why));
+        DaRpcWaits.TIMER.schedule(() -> drop("refused: " + why, false), REFUSAL_LINGER_MILLIS,
+                TimeUnit.MILLISECONDS);
+    }
+
+    /** Sends {@code message} (released here) in {@code exchange}, unless the session is gone. */
+    private void answer(Exchange exchange, ByteBuf message) {
+        Exception failed = null;
+        sendLock.readLock().lock();
+        try {
+            if (dropped) {
+                return;
+            }
+            exchange.reply().set(message);
+            exchange.send();
+        } catch (IOException | RuntimeException e) {
+            failed = e;
+        } finally {
+            sendLock.readLock().unlock();
+            message.release();
+        }
+        if (failed != null) {
+            drop("sending a handshake answer failed: " + failed);
         }
     }
 
@@ -158,6 +317,11 @@ final class RpcSession {
 
     /** Ends the session: its connection state goes and the client is disconnected; {@code why} is logged. */
     void drop(String why) {
+        drop(why, true);
+    }
+
+    /** Ends the session; {@code why} goes to the drop callback, and to the log when {@code log}. */
+    private void drop(String why, boolean log) {
         sendLock.writeLock().lock(); // waits for replies being sent; none starts after
         try {
             if (dropped) {
@@ -168,7 +332,10 @@ final class RpcSession {
             sendLock.writeLock().unlock();
         }
         waiting.clear();
-        if (why != null) {
+        if (handshakeTimer != null) {
+            handshakeTimer.cancel(false);
+        }
+        if (why != null && log) {
             LOG.warn("{}: closing rdma:// connection from {}: {}", server, peer, why);
         }
         handler.connectionClosed(channel);

@@ -1,5 +1,6 @@
 package io.creel.storage.rdma.transport;
 
+import io.creel.common.security.ClientAuthentication;
 import io.creel.storage.rdma.MemoryAccess;
 import io.creel.storage.rdma.RdmaConnection;
 import io.creel.storage.rdma.RdmaDevice;
@@ -34,15 +35,19 @@ final class Endpoint implements AutoCloseable {
     private final RdmaExportLayout layout;
     private final String server;
     private final RegisteredMemory scratch;
+    private final ClientAuthentication auth;
     private CompletableFuture<Link> link;
     private boolean closed;
 
     /**
      * @param server the server, for messages ("storage server h:p")
+     * @param auth   proves the cluster secret to the exporter at each connect; null without one
      * @throws RdmaException when the probe's scratch word cannot be registered
      */
-    Endpoint(RdmaDevice device, RdmaExportLayout layout, String server) throws RdmaException {
+    Endpoint(RdmaDevice device, RdmaExportLayout layout, String server, ClientAuthentication auth)
+            throws RdmaException {
         this.device = device;
+        this.auth = auth;
         this.layout = layout;
         this.server = server;
         this.scratch = device.register(ByteBuffer.allocateDirect(64).order(ByteOrder.nativeOrder()), MemoryAccess.LOCAL);
@@ -64,7 +69,7 @@ final class Endpoint implements AutoCloseable {
                 && current.join().connection().isOpen()))) {
             return current;
         }
-        CompletableFuture<Link> fresh = device.connect(peer()).thenCompose(this::probe);
+        CompletableFuture<Link> fresh = device.connect(peer(), auth).thenCompose(this::probe);
         fresh.whenComplete((l, t) -> {
             if (t != null) {
                 RdmaException why = RdmaException.find(t);

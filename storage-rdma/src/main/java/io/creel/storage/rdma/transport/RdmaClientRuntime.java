@@ -1,6 +1,7 @@
 package io.creel.storage.rdma.transport;
 
 import io.creel.common.conf.CreelConf;
+import io.creel.common.security.RpcSecurity;
 import io.creel.storage.rdma.RdmaException;
 import io.creel.storage.rdma.tier.RdmaExportLayout;
 import io.creel.storage.rdma.tier.RdmaFabric;
@@ -28,6 +29,8 @@ final class RdmaClientRuntime {
     private final RdmaFabric.Lease lease;
     private final BufferPool pool;
     private final ScheduledExecutorService timer;
+    /** What endpoints prove to exporters (the cluster secret), from the first transport's configuration. */
+    private final RpcSecurity security;
     private final Map<EndpointKey, Endpoint> endpoints = new HashMap<>();
     private int users;
 
@@ -36,8 +39,9 @@ final class RdmaClientRuntime {
     }
 
     private RdmaClientRuntime(RdmaFabric fabric, RdmaFabric.Lease lease, BufferPool pool,
-                              ScheduledExecutorService timer) {
+                              ScheduledExecutorService timer, RpcSecurity security) {
         this.fabric = fabric;
+        this.security = security;
         this.lease = lease;
         this.pool = pool;
         this.timer = timer;
@@ -57,6 +61,7 @@ final class RdmaClientRuntime {
     }
 
     private static RdmaClientRuntime start(RdmaFabric fabric, CreelConf conf) throws RdmaException {
+        RpcSecurity security = RpcSecurity.of(conf);
         RdmaFabric.Lease lease = fabric.acquire(fabric.localAddress(conf), RdmaTierKeys.settings(conf));
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "creel-rdma-client-timer");
@@ -67,7 +72,7 @@ final class RdmaClientRuntime {
             BufferPool pool = new BufferPool(lease.device(), (int) (long) conf.get(RdmaTierKeys.BUFFER_SIZE),
                     conf.get(RdmaTierKeys.BUFFER_COUNT), timer,
                     Duration.ofMillis(conf.get(RdmaTierKeys.OPERATION_TIMEOUT_MS)));
-            return new RdmaClientRuntime(fabric, lease, pool, timer);
+            return new RdmaClientRuntime(fabric, lease, pool, timer, security);
         } catch (RdmaException | RuntimeException e) {
             timer.shutdownNow();
             lease.close();
@@ -90,7 +95,7 @@ final class RdmaClientRuntime {
         synchronized (RUNTIMES) {
             Endpoint e = endpoints.get(key);
             if (e == null) {
-                e = new Endpoint(lease.device(), layout, server);
+                e = new Endpoint(lease.device(), layout, server, security.clientAuthentication());
                 endpoints.put(key, e);
             }
             return e;

@@ -18,6 +18,8 @@ import java.util.concurrent.ExecutionException;
  *   <tr><td>UNREACHABLE, NOT_AVAILABLE, CLOSED</td><td>UNAVAILABLE</td><td>the path or the peer is gone</td></tr>
  *   <tr><td>REMOTE_ACCESS</td><td>UNAVAILABLE</td><td>the server's registration changed (it restarted):
  *       the path is stale, the block is not</td></tr>
+ *   <tr><td>REFUSED</td><td>UNAVAILABLE</td><td>the exporter did not admit this client (the cluster
+ *       secret); the server's TCP port, authenticated too, decides for itself</td></tr>
  *   <tr><td>TIMEOUT</td><td>TIMEOUT</td><td>no completion within the operation timeout</td></tr>
  *   <tr><td>INVALID_ARGUMENT, INTERNAL</td><td>INTERNAL</td><td>a fault of this transport, not of the
  *       caller's range (ranges are checked before anything is posted)</td></tr>
@@ -31,6 +33,8 @@ final class RdmaFailures {
     static ErrorCode code(RdmaException.Kind kind) {
         return switch (kind) {
             case UNREACHABLE, NOT_AVAILABLE, CLOSED, REMOTE_ACCESS -> ErrorCode.UNAVAILABLE;
+            // The server's RDMA port refused this client; its TCP port (authenticated too) may still serve it.
+            case REFUSED -> ErrorCode.UNAVAILABLE;
             case TIMEOUT -> ErrorCode.TIMEOUT;
             case INVALID_ARGUMENT, INTERNAL -> ErrorCode.INTERNAL;
         };

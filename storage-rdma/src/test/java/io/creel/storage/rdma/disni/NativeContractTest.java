@@ -89,6 +89,33 @@ class NativeContractTest {
     }
 
     @Test
+    void creelsConnectionSetupEntryPointsLinkAndRefuseZeroHandlesAndOversizedPrivateData() throws Exception {
+        assertEquals(2, CreelVerbs.VERSION);
+        Method take = CreelVerbs.class.getDeclaredMethod("_takePrivateData", long.class);
+        take.setAccessible(true);
+        assertEquals(null, take.invoke(null, 0L), "nothing is kept for no id");
+        assertEquals(null, take.invoke(null, 0x1234L), "nothing is kept for an id that had no setup event");
+        Method reject = CreelVerbs.class.getDeclaredMethod("_reject", long.class, byte[].class);
+        reject.setAccessible(true);
+        InvocationTargetException r = assertThrows(InvocationTargetException.class,
+                () -> reject.invoke(null, 0L, new byte[3]));
+        assertTrue(r.getCause().getMessage().contains("rdma_cm_id handle is 0"), r.getCause().getMessage());
+        Method connect = CreelVerbs.class.getDeclaredMethod("_connect", long.class, int.class, int.class, byte[].class);
+        connect.setAccessible(true);
+        assertInstanceOf(IOException.class, assertThrows(InvocationTargetException.class,
+                () -> connect.invoke(null, 0L, 7, 7, new byte[49])).getCause());
+        Method accept = CreelVerbs.class.getDeclaredMethod("_accept", long.class, int.class, int.class, byte[].class);
+        accept.setAccessible(true);
+        assertInstanceOf(IOException.class, assertThrows(InvocationTargetException.class,
+                () -> accept.invoke(null, 0L, 0, 0, new byte[33])).getCause());
+        // A handle that is not 0 but more private data than a connect carries: refused before any call.
+        InvocationTargetException big = assertThrows(InvocationTargetException.class,
+                () -> connect.invoke(null, 8L, 7, 7, new byte[57]));
+        assertTrue(big.getCause().getMessage().contains("private data longer than the connection manager carries"),
+                big.getCause().getMessage());
+    }
+
+    @Test
     void theContractHasFortyEightMethodsAndAllOfThemLink() throws Exception {
         List<Method> natives = nativeMethods(NativeDispatcher.class);
         assertEquals(48, natives.size(), "DiSNI 2.1's NativeDispatcher declares 48 native methods");
