@@ -295,8 +295,9 @@ public final class CreelClient implements AutoCloseable {
             List<CompletableFuture<io.creel.common.protocol.BlockLocation>> all = new ArrayList<>();
             if (start < end && !node.isInline()) {
                 long bs = blockIo.blockSize();
+                long blocks = (node.length() + bs - 1) / bs;
                 for (long i = start / bs; i <= (end - 1) / bs; i++) {
-                    all.add(blockIo.locate(node.ref(), i));
+                    all.add(blockIo.locateRun(node.ref(), i, blocks)); // the first asks for the next ones too
                 }
             }
             return Futures.clean(CompletableFuture.allOf(all.toArray(CompletableFuture[]::new))

@@ -79,6 +79,25 @@ class BlockIoTest {
     }
 
     @Test
+    void blockLocationsOfAWholeFileAreOneLocateAfterTheLookup() throws Exception {
+        try (FakeCluster cluster = new FakeCluster(1)) {
+            writeFile(cluster.client(), "/f", bytes(6 * B + 5, 5));
+            FakeNamenode nn = cluster.namenode();
+            CreelClient fresh = cluster.client();
+            CreelNode node = get(fresh.lookup("/f"));
+            int maps = nn.maps.get();
+            int locates = nn.locates.get();
+            java.util.List<io.creel.common.protocol.BlockLocation> where = get(fresh.blockLocations(node, 0, node.length()));
+            assertEquals(7, where.size());
+            for (int i = 0; i < where.size(); i++) {
+                assertEquals(i, where.get(i).blockIndex(), "in block order");
+            }
+            assertEquals(maps, nn.maps.get(), "no block was looked up alone");
+            assertEquals(locates + 1, nn.locates.get(), "block 0 came with the lookup, the other six with one LOCATE");
+        }
+    }
+
+    @Test
     void theBlockCacheIsBounded() throws Exception {
         try (FakeCluster cluster = new FakeCluster(1)) {
             writeFile(cluster.client(), "/f", bytes(40 * B, 3));

@@ -76,6 +76,9 @@ final class Handshake {
     static ByteBuf refused(ByteBufAllocator alloc, String message) {
         byte[] text = message.getBytes(StandardCharsets.UTF_8);
         int n = Math.min(text.length, MAX_MESSAGE);
+        while (n < text.length && n > 0 && (text[n] & 0xC0) == 0x80) {
+            n--; // a cut inside a character's bytes would reach the peer as a broken character
+        }
         return alloc.buffer(3 + n).writeByte(REFUSED).writeShort(n).writeBytes(text, 0, n);
     }
 }

@@ -56,6 +56,18 @@ class AuthenticationEndsTest {
     }
 
     @Test
+    void aLongRefusalIsCutAtACharactersBoundary() {
+        String reason = "a" + "ü".repeat(700); // then two-byte characters: a cut at 1,024 bytes splits one
+        ByteBuf refusal = ServerAuthentication.refusal(ALLOC, reason);
+        assertEquals(1, refusal.readUnsignedByte());
+        int n = refusal.readUnsignedShort();
+        assertEquals(1023, n, "the longest whole-character cut within 1,024 bytes");
+        String got = refusal.readCharSequence(n, StandardCharsets.UTF_8).toString();
+        assertEquals("a" + "ü".repeat(511), got, "no broken character at the end");
+        refusal.release();
+    }
+
+    @Test
     void aWrongSecretFailsOnTheServerAndAServerThatCannotProveItFailsOnTheClient() throws IOException {
         ClientAuthentication client = new ClientAuthentication(secret("a", "correct horse battery staple"));
         ServerAuthentication server = new ServerAuthentication(secret("b", "incorrect horse battery staple"));
