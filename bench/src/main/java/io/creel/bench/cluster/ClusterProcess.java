@@ -142,7 +142,15 @@ public final class ClusterProcess implements BenchCluster {
         reader.start();
         Writer control = new OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8);
         try {
-            String line = awaitLine(lines, startTimeout, p, log, "to start");
+            long deadline = System.nanoTime() + startTimeout.toNanos();
+            String first = awaitLine(lines, startTimeout, p, log, "to start");
+            // A JVM agent given in --cluster-jvm-opts may print to standard output before the cluster
+            // speaks (async-profiler's "Profiling started"): such lines are passed over, within the timeout.
+            while (ControlLine.parseError(first).isEmpty() && ControlLine.parseReady(first).isEmpty()) {
+                System.err.println("bench: the cluster process printed before READY: " + first);
+                first = awaitLine(lines, Duration.ofNanos(Math.max(1, deadline - System.nanoTime())), p, log, "to start");
+            }
+            String line = first;
             Optional<String> error = ControlLine.parseError(line);
             if (error.isPresent()) {
                 throw new CreelException(ErrorCode.UNAVAILABLE, "the bench cluster process (pid " + p.pid()

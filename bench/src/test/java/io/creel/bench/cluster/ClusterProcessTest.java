@@ -104,10 +104,21 @@ class ClusterProcessTest {
     }
 
     @Test
-    void aChildThatSaysSomethingElseThanReadyIsRefused() throws Exception {
+    void linesBeforeReadyArePassedOverAsAJvmAgentPrintsThem() throws Exception {
+        ClusterProcess c = start("echo 'Profiling started'; " + POLITE, dirs(), START);
+        try {
+            assertEquals("creel://127.0.0.1:1", c.clientConf().explicitSettings().get("creel.namenode.address"));
+        } finally {
+            c.close();
+        }
+    }
+
+    @Test
+    void aChildThatSaysOnlySomethingElseThanReadyIsStoppedWhenTheStartTimesOut() throws Exception {
         List<Path> dirs = dirs();
-        CreelException e = assertThrows(CreelException.class, () -> start("echo hello; cat > /dev/null", dirs, START));
-        assertTrue(e.getMessage().contains("'hello' instead of READY"), e.getMessage());
+        CreelException e = assertThrows(CreelException.class, () -> start("echo hello; cat > /dev/null", dirs,
+                Duration.ofSeconds(2)));
+        assertEquals(ErrorCode.TIMEOUT, e.code(), e.getMessage());
         dirs.forEach(d -> assertFalse(Files.exists(d), d + " was left behind"));
     }
 
