@@ -47,24 +47,8 @@ public final class BlockLocationCache {
             f = new CompletableFuture<>();
             entries.put(key, f);
         }
-        CompletableFuture<BlockLocation> mine = f;
-        CompletableFuture<BlockLocation> loaded;
-        try {
-            loaded = loader.get();
-        } catch (RuntimeException e) {
-            loaded = CompletableFuture.failedFuture(e);
-        }
-        loaded.whenComplete((loc, t) -> {
-            if (t != null) {
-                synchronized (this) {
-                    entries.remove(key, mine);
-                }
-                mine.completeExceptionally(t);
-            } else {
-                mine.complete(loc);
-            }
-        });
-        return mine;
+        settle(key, f, k -> loader.get());
+        return f;
     }
 
     /**
