@@ -89,15 +89,22 @@ public final class RpcCall {
      * Replies with the bytes of {@code memory} (position to limit) sent straight from it, without
      * copying them into a buffer first; {@code check} decides, once the last of them has been written
      * to the socket, whether they were valid, and its verdict follows them. {@code memory} must stay
-     * readable until the connection has sent or dropped the reply.
+     * readable until the connection has sent or dropped the reply, which {@link PayloadCheck#released}
+     * says (exactly once).
      */
     public void replyPayload(ByteBuffer memory, PayloadCheck check) {
         answered(null);
         ByteBuf header = Frames.okHeader(channel.alloc(), opcode, requestId, memory.remaining());
         if (RpcSecurity.isEncrypted(channel)) {
             // TLS encrypts buffers, not file regions: copy, and check the bytes once they are copied.
-            ByteBuf payload = channel.alloc().ioBuffer(memory.remaining()).writeBytes(memory.slice());
-            CreelException invalid = check.afterSending();
+            ByteBuf payload;
+            CreelException invalid;
+            try {
+                payload = channel.alloc().ioBuffer(memory.remaining()).writeBytes(memory.slice());
+                invalid = check.afterSending();
+            } finally {
+                check.released();
+            }
             ByteBuf verdict = channel.alloc().ioBuffer(Frame.VERDICT)
                     .writeShort(invalid == null ? Frame.STATUS_OK : invalid.code().code());
             channel.writeAndFlush(channel.alloc().compositeDirectBuffer(3).addComponents(true, header, payload,

@@ -41,7 +41,8 @@ import java.util.concurrent.locks.LockSupport;
  * the close had unmapped would not end in an error but in a SIGSEGV of the whole JVM, which the
  * parent ({@link CloseUnderTransfersTest}) sees as a crash log and a non-zero exit.
  *
- * <p>Arguments: {@code transports N} or {@code clients N}, a seed, and a scratch directory.
+ * <p>Arguments: {@code transports N}, {@code clients N} or {@code servers N}, a seed, and a scratch
+ * directory.
  */
 public final class CloseUnderTransfers {
     static final int BLOCK = 64 << 10;
@@ -61,7 +62,8 @@ public final class CloseUnderTransfers {
         int[] outcomes = switch (mode) {
             case "transports" -> transports(iterations, new Random(seed), scratch);
             case "clients" -> clients(iterations, new Random(seed), scratch);
-            default -> throw new IllegalArgumentException("mode " + mode + ": transports or clients");
+            case "servers" -> servers(iterations, new Random(seed), scratch);
+            default -> throw new IllegalArgumentException("mode " + mode + ": transports, clients or servers");
         };
         System.out.printf("%s: %d closes, %d transfers completed, %d failed with a clear error, %d ms%n", mode,
                 iterations, outcomes[0], outcomes[1], (System.nanoTime() - t0) / 1_000_000);
@@ -121,6 +123,73 @@ public final class CloseUnderTransfers {
             }
         }
         return outcomes;
+    }
+
+    /**
+     * Starts a DRAM storage server, reads its blocks over TCP (sent from its mapped region without a
+     * copy) and through the same-host mapping on two threads, and closes the server under them: the
+     * server's unmapping must wait for its own replies in flight as the client's does for its copies.
+     */
+    static int[] servers(int iterations, Random random, Path scratch) throws Exception {
+        int[] outcomes = new int[2];
+        Path dramDir = dir(scratch, "dram");
+        CreelConf conf = CreelConf.of(Map.of(
+                "creel.block.size", "64k", "creel.storage.bind.host", "127.0.0.1", "creel.storage.port", "0",
+                "creel.net.event.loops", "2", "creel.client.request.timeout", "10s",
+                "creel.client.connect.timeout", "2s",
+                "creel.storage.dram.size", "1m", "creel.storage.dram.path", dramDir.toString()));
+        ExecutorService pool = Executors.newFixedThreadPool(2, daemon("stress-transfer"));
+        try (EventLoops serverLoops = EventLoops.create(conf, "stress-server");
+             EventLoops clientLoops = EventLoops.create(conf, "stress-client")) {
+            for (int i = 0; i < iterations; i++) {
+                StorageServer dram = served(StorageServer.open(conf, "dram", serverLoops, "localhost", "stress-host"));
+                StorageServerInfo info = dram.describe();
+                try (RpcConnections connections = new RpcConnections(clientLoops, conf)) {
+                    TransportContext ctx = new TransportContext(conf, connections);
+                    try (BlockTransport tcp = provider("tcp").open(info, ctx);
+                         BlockTransport mapped = provider("mapped").open(info, ctx)) {
+                        for (int b = 0; b < SEEDED_BLOCKS; b++) {
+                            await(mapped.write(at(info, b), 0, ByteBuffer.wrap(pattern(b))));
+                        }
+                        List<Future<int[]>> workers = new ArrayList<>();
+                        for (BlockTransport t : List.of(tcp, mapped)) {
+                            long workerSeed = random.nextLong();
+                            workers.add(pool.submit(() -> readUntilFailed(t, info, new Random(workerSeed))));
+                        }
+                        LockSupport.parkNanos(random.nextInt(1_000_000));
+                        dram.close();
+                        for (Future<int[]> w : workers) {
+                            int[] o = w.get(30, TimeUnit.SECONDS);
+                            outcomes[0] += o[0];
+                            outcomes[1] += o[1];
+                        }
+                    }
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        return outcomes;
+    }
+
+    /** Reads until a read fails (the server closed); checks every byte read before. */
+    private static int[] readUntilFailed(BlockTransport t, StorageServerInfo server, Random r) {
+        ByteBuffer direct = ByteBuffer.allocateDirect(BLOCK);
+        int done = 0;
+        while (true) {
+            int block = r.nextInt(SEEDED_BLOCKS);
+            ByteBuffer buf = r.nextBoolean() ? direct.clear() : ByteBuffer.allocate(BLOCK);
+            try {
+                await(t.read(at(server, block), 0, buf));
+            } catch (CreelException e) {
+                return new int[] {done, 1};
+            }
+            buf.flip();
+            if (!buf.equals(ByteBuffer.wrap(pattern(block)))) {
+                throw new AssertionError("block " + block + " read wrong through " + t.name());
+            }
+            done++;
+        }
     }
 
     /** Reads (and on a writable transport writes) until the transport refuses; checks every byte read. */

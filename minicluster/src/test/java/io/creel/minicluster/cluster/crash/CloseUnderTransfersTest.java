@@ -59,6 +59,12 @@ class CloseUnderTransfersTest {
         assertTrue(out.contains("clients: 1000 closes"), out);
     }
 
+    @Test
+    void storageServersClosedUnderRunningTcpAndSameHostReadsNeverCrashTheJvm() throws Exception {
+        String out = runChild("servers", 300);
+        assertTrue(out.contains("servers: 300 closes"), out);
+    }
+
     private String runChild(String mode, int iterations) throws Exception {
         long seed = Long.getLong("creel.crash.seed", System.nanoTime());
         Path crashDir = Files.createDirectories(scratch.resolve("crash"));
