@@ -7,7 +7,11 @@ import io.creel.common.namespace.Utf8Path;
 import io.creel.common.protocol.BlockLocation;
 import io.creel.common.protocol.CreateRequest;
 import io.creel.common.protocol.NodeInfo;
+import io.creel.common.protocol.Message;
+import io.creel.common.protocol.NodeReply;
+import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.OpenReply;
+import io.creel.common.protocol.RequestIdentity;
 import io.creel.common.protocol.Wire;
 import io.creel.namenode.allocation.AllocatedBlock;
 import io.creel.namenode.allocation.BlockAllocator;
@@ -20,6 +24,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -129,14 +134,18 @@ public final class Namespace {
      * at once (the reply has no lease).
      */
     public CompletableFuture<OpenReply> create(CreateRequest req, Object owner) {
+        return create(req, owner, null);
+    }
+
+    /**
+     * {@link #create(CreateRequest, Object)} for request {@code request} (may be {@code null}): its
+     * answer is logged with the change, so a restarted namenode still answers a retry of it.
+     */
+    public CompletableFuture<OpenReply> create(CreateRequest req, Object owner, RequestIdentity request) {
         try {
-            CompletableFuture<OpenReply> outcome;
-            long logged;
             synchronized (this) {
-                outcome = createLocked(req, owner);
-                logged = log.position();
+                return settle(createLocked(req, owner), log.position(), request, Opcode.CREATE, r -> r);
             }
-            return log.durable(outcome, logged);
         } catch (CreelException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -236,6 +245,33 @@ public final class Namespace {
         return publish(v).thenApply(info -> reply);
     }
 
+    /**
+     * {@code outcome} once the log holds what it changed (per the sync policy). Called under this
+     * object's lock right after the change's records. For an identified {@code request} whose outcome
+     * is a success, the answer ({@code asReply} of it: what the client is sent) is logged after those
+     * records before the wait — at once when the outcome is already known, so the change and its
+     * answer reach the log together; else as soon as it is (a directory record being written) —
+     * so a restarted namenode answers a retry of it instead of applying it again. A failure is not
+     * logged: it changed nothing, or was undone, and a retry after a restart may run again.
+     */
+    private <T> CompletableFuture<T> settle(CompletableFuture<T> outcome, long logged, RequestIdentity request,
+                                            Opcode op, Function<T, Message> asReply) {
+        if (request == null || !log.keepsAnswers()) {
+            return log.durable(outcome, logged);
+        }
+        return outcome.handle((value, err) -> {
+            if (err != null) {
+                return log.durable(CompletableFuture.<T>failedFuture(err), logged);
+            }
+            long answered;
+            synchronized (this) {
+                log.answered(request, op, asReply.apply(value).encoded(), clock.getAsLong());
+                answered = log.position();
+            }
+            return log.durable(CompletableFuture.completedFuture(value), answered);
+        }).thenCompose(f -> f);
+    }
+
     // ------------------------------------------------------------------ lookup
 
     /**
@@ -279,6 +315,11 @@ public final class Namespace {
 
     /** Removes a node (a container with children only if {@code recursive}); replies with the removed node. */
     public CompletableFuture<NodeInfo> remove(String pathText, boolean recursive) {
+        return remove(pathText, recursive, null);
+    }
+
+    /** {@link #remove(String, boolean)} for request {@code request} (may be {@code null}), its answer logged. */
+    public CompletableFuture<NodeInfo> remove(String pathText, boolean recursive, RequestIdentity request) {
         try {
             synchronized (this) {
                 reuse.runDue();
@@ -296,14 +337,14 @@ public final class Namespace {
                 detach(n);
                 retire(n);
                 log.removed(n.id);
-                return log.durable(cleared.handle((v, err) -> {
+                return settle(cleared.handle((v, err) -> {
                     if (err != null) {
                         // The node is gone either way; a stale record is skipped by listings.
                         LOG.warn("{}: removed, but its directory record could not be cleared: {}", path,
                                 CreelException.unwrap(err).getMessage());
                     }
                     return info;
-                }), log.position());
+                }), log.position(), request, Opcode.REMOVE, NodeReply::new);
             }
         } catch (CreelException e) {
             return CompletableFuture.failedFuture(e);
@@ -317,14 +358,15 @@ public final class Namespace {
      * lookup would (no lease), so a handle to it can read its inline bytes.
      */
     public CompletableFuture<OpenReply> move(String sourceText, String targetText) {
+        return move(sourceText, targetText, null);
+    }
+
+    /** {@link #move(String, String)} for request {@code request} (may be {@code null}), its answer logged. */
+    public CompletableFuture<OpenReply> move(String sourceText, String targetText, RequestIdentity request) {
         try {
-            CompletableFuture<OpenReply> outcome;
-            long logged;
             synchronized (this) {
-                outcome = moveLocked(sourceText, targetText);
-                logged = log.position();
+                return settle(moveLocked(sourceText, targetText), log.position(), request, Opcode.MOVE, r -> r);
             }
-            return log.durable(outcome, logged);
         } catch (CreelException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -542,14 +584,20 @@ public final class Namespace {
      * its blocks (the writer has written all of it there).
      */
     public CompletableFuture<NodeInfo> commit(long nodeId, long lease, long length, boolean close, byte[] data) {
+        return commit(nodeId, lease, length, close, data, null);
+    }
+
+    /**
+     * {@link #commit(long, long, long, boolean, byte[])} for request {@code request} (may be
+     * {@code null}), its answer logged.
+     */
+    public CompletableFuture<NodeInfo> commit(long nodeId, long lease, long length, boolean close, byte[] data,
+                                              RequestIdentity request) {
         try {
-            CompletableFuture<NodeInfo> outcome;
-            long logged;
             synchronized (this) {
-                outcome = commitLocked(nodeId, lease, length, close, data);
-                logged = log.position();
+                return settle(commitLocked(nodeId, lease, length, close, data), log.position(), request,
+                        Opcode.COMMIT, NodeReply::new);
             }
-            return log.durable(outcome, logged);
         } catch (CreelException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -677,9 +725,12 @@ public final class Namespace {
      * value). A writer that failed ends this way, so the node can be written again at once.
      */
     public CompletableFuture<NodeInfo> abandon(long nodeId, long lease) {
+        return abandon(nodeId, lease, null);
+    }
+
+    /** {@link #abandon(long, long)} for request {@code request} (may be {@code null}), its answer logged. */
+    public CompletableFuture<NodeInfo> abandon(long nodeId, long lease, RequestIdentity request) {
         try {
-            NodeInfo info;
-            long logged;
             synchronized (this) {
                 reuse.runDue();
                 Node n = nodes.get(nodeId);
@@ -692,11 +743,11 @@ public final class Namespace {
                             + n.type.displayName() + "'s write lease; only the lease holder may give it back");
                 }
                 leases.release(d);
-                info = d.info();
+                NodeInfo info = d.info();
                 leaseEnded(d);
-                logged = log.position();
+                return settle(CompletableFuture.completedFuture(info), log.position(), request, Opcode.COMMIT,
+                        NodeReply::new);
             }
-            return log.durable(CompletableFuture.completedFuture(info), logged);
         } catch (CreelException e) {
             return CompletableFuture.failedFuture(e);
         }
