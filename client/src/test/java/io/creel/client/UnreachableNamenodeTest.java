@@ -18,11 +18,12 @@ class UnreachableNamenodeTest {
 
     private static CreelClient clientOf(int port) {
         return CreelClient.connect(CreelConf.of(Map.of("creel.namenode.address", "creel://127.0.0.1:" + port,
-                "creel.client.connect.timeout", "1s", "creel.client.request.timeout", "300ms")));
+                "creel.client.connect.timeout", "1s", "creel.client.request.timeout", "300ms",
+                "creel.client.retry.attempts", "3")));
     }
 
     @Test
-    void aRefusedConnectionNamesThePathAndTheNamenode() throws Exception {
+    void aRefusedConnectionIsRetriedAsOftenAsAllowedThenNamesThePathTheNamenodeAndTheAttempts() throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort(); // closed again below: nobody listens there
@@ -34,6 +35,7 @@ class UnreachableNamenodeTest {
                 assertEquals(ErrorCode.UNAVAILABLE, e.code(), e.getMessage());
                 assertTrue(e.getMessage().startsWith("/jobs/in: "), e.getMessage());
                 assertTrue(e.getMessage().contains("127.0.0.1:" + port), e.getMessage());
+                assertTrue(e.getMessage().contains("gave up after 3 attempts"), e.getMessage());
             }
         }
     }

@@ -27,11 +27,11 @@ import io.creel.common.protocol.StatusReply;
 import io.creel.common.rpc.ReplyDecoder;
 import io.creel.common.rpc.RpcConnection;
 import io.creel.common.rpc.RpcConnections;
+import io.netty.util.concurrent.EventExecutorGroup;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
@@ -79,7 +79,7 @@ public final class NamenodeRouter {
     private final AtomicIntegerArray inlineLimits;
     private final Retry retry;
     /** Where pauses between attempts wait (the client's event loops). */
-    private final ScheduledExecutorService timer;
+    private final EventExecutorGroup timer;
     /** This client's id; requests that change something carry it with their own sequence number. */
     private final RequestIdentity client = RequestIdentity.newClient();
     private final AtomicLong sequence = new AtomicLong();
@@ -89,7 +89,7 @@ public final class NamenodeRouter {
      * @param timer where the pauses between attempts are waited out
      */
     public NamenodeRouter(List<HostPort> namenodes, RpcConnections connections, Retry retry,
-                          ScheduledExecutorService timer) {
+                          EventExecutorGroup timer) {
         if (namenodes.isEmpty()) {
             throw new IllegalArgumentException("no namenode addresses");
         }
@@ -239,7 +239,7 @@ public final class NamenodeRouter {
                                              int n, long deadline) {
         return send(partition, op, request, decoder).exceptionallyCompose(t -> {
             CreelException e = CreelException.unwrap(t);
-            if (!unanswered(e)) {
+            if (!unanswered(e) || connections.isClosed()) {
                 return CompletableFuture.<T>failedFuture(e);
             }
             long pause = retry.pauseMillis(n + 1);
@@ -260,7 +260,11 @@ public final class NamenodeRouter {
                             next.complete(v);
                         }
                     });
-                }, pause, TimeUnit.MILLISECONDS);
+                }, pause, TimeUnit.MILLISECONDS).addListener(f -> {
+                    if (f.isCancelled()) {
+                        next.completeExceptionally(e); // the client closed during the pause
+                    }
+                });
             } catch (RejectedExecutionException closing) {
                 return CompletableFuture.<T>failedFuture(e); // the client is closing: no more attempts
             }
