@@ -163,6 +163,11 @@ public final class NamenodeServer implements AutoCloseable {
         return rpc.port();
     }
 
+    /** Requests answered from the retry cache so far: retries that were not applied again. */
+    public long retriesAnswered() {
+        return service.retryCache().replays();
+    }
+
     /** Nodes in the namespace, the root included. */
     public long nodeCount() {
         return namespace.nodeCount();
