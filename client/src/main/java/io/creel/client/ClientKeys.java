@@ -25,10 +25,10 @@ public final class ClientKeys implements ConfKeySource {
             v -> ConfValues.parseInt(v, 1, 1000),
             "Times a namenode request is sent at most when its connection breaks or cannot be made (a restart); "
                     + "a retry is answered, never applied twice, as each change carries an id.");
-    public static final ConfKey<java.time.Duration> RETRY_DEADLINE = ConfKey.of("creel.client.retry.deadline", "60s",
+    public static final ConfKey<java.time.Duration> RETRY_DEADLINE = ConfKey.of("creel.client.retry.deadline", "10s",
             ConfValues::parseDuration,
-            "No attempt of a namenode request starts later than this after the first; keep it below "
-                    + "creel.namenode.retry.cache.expiry.");
+            "No attempt of a namenode request starts later than this after the first: a namenode restart within it "
+                    + "goes unnoticed, a dead namenode fails requests after it; keep it below creel.namenode.retry.cache.expiry.");
 
     /** For {@link java.util.ServiceLoader}; the keys are the static fields. */
     public ClientKeys() {
