@@ -65,6 +65,12 @@ public final class Namespace {
     private final DirectoryRecords records;
     /** Where every change is logged (persistence), or nowhere. */
     private NamespaceLog log = NamespaceLog.NONE;
+    /**
+     * The answer the operation running under the lock gives if it succeeds, set by it once its
+     * change is logged when its outcome waits for a directory record write; read by {@link #settle}
+     * in the same lock section, so the answer is logged right behind the change. Null otherwise.
+     */
+    private Object expected;
 
     /** A namespace keeping up to {@link #DEFAULT_INLINE_MAX} bytes of a node inline. */
     public Namespace(BlockAllocator allocator, RecordStore store, long blockSize, long reuseDelayMillis,
@@ -144,6 +150,7 @@ public final class Namespace {
     public CompletableFuture<OpenReply> create(CreateRequest req, Object owner, RequestIdentity request) {
         try {
             synchronized (this) {
+                expected = null;
                 return settle(createLocked(req, owner), log.position(), request, Opcode.CREATE, r -> r);
             }
         } catch (CreelException e) {
@@ -213,6 +220,7 @@ public final class Namespace {
         }
         logCreated(n);
         OpenReply reply = reply(n);
+        expected = reply;
         return written.handle((v, err) -> {
             if (err == null) {
                 return reply;
@@ -242,33 +250,42 @@ public final class Namespace {
         logCreated(v);
         // The client has the value: the reply need not carry it back. Publishing changes nothing it shows.
         OpenReply reply = new OpenReply(v.info(), 0, null, null, inlineMax);
-        return publish(v).thenApply(info -> reply);
+        CompletableFuture<OpenReply> published = publish(v).thenApply(info -> reply);
+        expected = reply;
+        return published;
     }
 
     /**
      * {@code outcome} once the log holds what it changed (per the sync policy). Called under this
-     * object's lock right after the change's records. For an identified {@code request} whose outcome
-     * is a success, the answer ({@code asReply} of it: what the client is sent) is logged after those
-     * records before the wait — at once when the outcome is already known, so the change and its
-     * answer reach the log together; else as soon as it is (a directory record being written) —
-     * so a restarted namenode answers a retry of it instead of applying it again. A failure is not
-     * logged: it changed nothing, or was undone, and a retry after a restart may run again.
+     * object's lock right after the change's records. For an identified {@code request} the answer
+     * ({@code asReply} of it: what the client is sent) is logged right behind those records, in the
+     * same lock section, so the change and its answer reach the log together and a restarted
+     * namenode answers a retry of it instead of applying it again: the outcome's value if it is
+     * known, else the answer the operation {@link #expected} (it waits for a directory record
+     * write); should that wait end in failure (the change undone), the answer is withdrawn. A
+     * failure is not logged: it changed nothing, or was undone, and a retry after a restart runs
+     * again.
      */
+    @SuppressWarnings("unchecked")
     private <T> CompletableFuture<T> settle(CompletableFuture<T> outcome, long logged, RequestIdentity request,
                                             Opcode op, Function<T, Message> asReply) {
-        if (request == null || !log.keepsAnswers()) {
+        Object promised = expected;
+        expected = null;
+        if (request == null || !log.keepsAnswers()
+                || outcome.isCompletedExceptionally() || (!outcome.isDone() && promised == null)) {
             return log.durable(outcome, logged);
         }
+        T answer = outcome.isDone() ? outcome.join() : (T) promised;
+        log.answered(request, op, asReply.apply(answer).encoded(), clock.getAsLong());
+        long answered = log.position();
         return outcome.handle((value, err) -> {
-            if (err != null) {
-                return log.durable(CompletableFuture.<T>failedFuture(err), logged);
+            if (err == null) {
+                return log.durable(CompletableFuture.completedFuture(value), answered);
             }
-            long answered;
             synchronized (this) {
-                log.answered(request, op, asReply.apply(value).encoded(), clock.getAsLong());
-                answered = log.position();
+                log.withdrawn(request);
             }
-            return log.durable(CompletableFuture.completedFuture(value), answered);
+            return log.durable(CompletableFuture.<T>failedFuture(err), answered);
         }).thenCompose(f -> f);
     }
 
@@ -337,6 +354,7 @@ public final class Namespace {
                 detach(n);
                 retire(n);
                 log.removed(n.id);
+                expected = info;
                 return settle(cleared.handle((v, err) -> {
                     if (err != null) {
                         // The node is gone either way; a stale record is skipped by listings.
@@ -365,6 +383,7 @@ public final class Namespace {
     public CompletableFuture<OpenReply> move(String sourceText, String targetText, RequestIdentity request) {
         try {
             synchronized (this) {
+                expected = null;
                 return settle(moveLocked(sourceText, targetText), log.position(), request, Opcode.MOVE, r -> r);
             }
         } catch (CreelException e) {
@@ -411,6 +430,7 @@ public final class Namespace {
         newParent.modifiedMillis = now;
         n.modifiedMillis = now;
         log.moved(n.id, newParent.id, n.name, n.slot, now);
+        expected = new OpenReply(n.info(), 0, readableFirstBlock(n), inlineData(n), inlineMax);
         // The old record is cleared only once the new one is written, so a failure can move the node back.
         return added.handle((v, err) -> {
             synchronized (this) {
@@ -595,6 +615,7 @@ public final class Namespace {
                                               RequestIdentity request) {
         try {
             synchronized (this) {
+                expected = null;
                 return settle(commitLocked(nodeId, lease, length, close, data), log.position(), request,
                         Opcode.COMMIT, NodeReply::new);
             }
@@ -700,6 +721,7 @@ public final class Namespace {
             throw e;
         }
         log.published(v.id, v.slot, v.modifiedMillis);
+        expected = info;
         String path = v.path();
         return written.handle((x, err) -> {
             if (err == null) {

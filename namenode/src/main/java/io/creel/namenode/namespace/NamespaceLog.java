@@ -111,6 +111,13 @@ public interface NamespaceLog {
     default void answered(RequestIdentity request, Opcode op, byte[] reply, long atMillis) {
     }
 
+    /**
+     * The change identified request {@code request} made was undone after its answer was logged
+     * (its directory record could not be written): forget that answer, a retry runs again.
+     */
+    default void withdrawn(RequestIdentity request) {
+    }
+
     /** The log position after the last record appended. */
     long position();
 

@@ -49,6 +49,8 @@ final class LogFormat {
      * answers still remembered, after the nodes).
      */
     static final int ANSWER = 12;
+    /** client id (two int64), sequence: the answer logged for that request is void (its change was undone). */
+    static final int ANSWER_WITHDRAWN = 13;
 
     static final String LOG_PREFIX = "log-";
     static final String CHECKPOINT_PREFIX = "checkpoint-";

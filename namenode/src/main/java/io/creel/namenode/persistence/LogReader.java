@@ -19,7 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.Consumer;
 import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,13 +38,13 @@ final class LogReader {
 
     private final Path file;
     private final NamespaceImage.Rebuilder target;
-    private final Consumer<LoggedAnswer> answers;
+    private final RecentAnswers answers;
     private final Map<Integer, StorageServerInfo> servers = new HashMap<>();
     private long maxTag;
     private long head = -1;
     private boolean complete;
 
-    private LogReader(Path file, NamespaceImage.Rebuilder target, Consumer<LoggedAnswer> answers) {
+    private LogReader(Path file, NamespaceImage.Rebuilder target, RecentAnswers answers) {
         this.file = file;
         this.target = target;
         this.answers = answers;
@@ -57,11 +56,11 @@ final class LogReader {
      * @param tornTailAllowed whether this is the last log segment, whose end may be a torn append
      */
     static Result read(Path file, NamespaceImage.Rebuilder target, boolean tornTailAllowed) throws IOException {
-        return read(file, target, a -> { }, tornTailAllowed);
+        return read(file, target, new RecentAnswers(1, 1), tornTailAllowed);
     }
 
-    /** {@link #read(Path, NamespaceImage.Rebuilder, boolean)}, handing the answers it holds to {@code answers}. */
-    static Result read(Path file, NamespaceImage.Rebuilder target, Consumer<LoggedAnswer> answers,
+    /** {@link #read(Path, NamespaceImage.Rebuilder, boolean)}, adding the answers it holds to {@code answers}. */
+    static Result read(Path file, NamespaceImage.Rebuilder target, RecentAnswers answers,
                        boolean tornTailAllowed) throws IOException {
         return new LogReader(file, target, answers).run(Files.readAllBytes(file), tornTailAllowed);
     }
@@ -239,8 +238,9 @@ final class LogReader {
                 if (reply == null) {
                     throw new IllegalStateException("an answer without a reply");
                 }
-                answers.accept(new LoggedAnswer(id, op, reply, at));
+                answers.add(new LoggedAnswer(id, op, reply, at));
             }
+            case LogFormat.ANSWER_WITHDRAWN -> answers.withdraw(RequestIdentity.decode(in));
             default -> throw new IllegalStateException("unknown record type " + type);
         }
     }

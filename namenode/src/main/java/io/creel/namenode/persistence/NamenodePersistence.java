@@ -118,7 +118,7 @@ public final class NamenodePersistence implements AutoCloseable {
             if (!checkpoints.isEmpty()) {
                 checkpoint = checkpoints.lastKey();
                 Path file = checkpoints.lastEntry().getValue();
-                LogReader.Result r = LogReader.read(file, rebuilder, answers::add, false);
+                LogReader.Result r = LogReader.read(file, rebuilder, answers, false);
                 if (!r.complete() || r.head() != checkpoint) {
                     throw new CreelException(ErrorCode.CONFIGURATION, "namenode checkpoint " + file
                             + " is incomplete (no end record or a wrong head); move the log directory away to start empty");
@@ -133,7 +133,7 @@ public final class NamenodePersistence implements AutoCloseable {
                                 + LogFormat.logName(checkpoint + i) + " is missing in " + dir + " (found "
                                 + LogFormat.logName(seg) + ")");
                     }
-                    LogReader.Result lr = LogReader.read(logs.get(seg), rebuilder, answers::add, i == after.size() - 1);
+                    LogReader.Result lr = LogReader.read(logs.get(seg), rebuilder, answers, i == after.size() - 1);
                     logRecords += lr.records();
                     torn += lr.tornBytes();
                     maxTag = Long.compareUnsigned(lr.maxTag(), maxTag) > 0 ? lr.maxTag() : maxTag;

@@ -196,6 +196,13 @@ final class OperationLog implements NamespaceLog, AutoCloseable {
         answers.add(a);
     }
 
+    @Override
+    public synchronized void withdrawn(RequestIdentity request) {
+        encoder.withdrawn(request);
+        flush();
+        answers.withdraw(request);
+    }
+
     /** The answers still remembered, oldest first: a checkpoint holds them, as the segments it replaces did. */
     synchronized List<LoggedAnswer> recentAnswers() {
         return answers.list();

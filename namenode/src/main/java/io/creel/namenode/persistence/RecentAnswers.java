@@ -1,5 +1,6 @@
 package io.creel.namenode.persistence;
 
+import io.creel.common.protocol.RequestIdentity;
 import io.creel.namenode.retry.LoggedAnswer;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -26,6 +27,11 @@ final class RecentAnswers {
                 || answers.peekFirst().atMillis() <= a.atMillis() - expiryMillis) {
             answers.pollFirst();
         }
+    }
+
+    /** Forgets the answer to {@code request}, if it is here (its change was undone). */
+    void withdraw(RequestIdentity request) {
+        answers.removeIf(a -> a.identity().equals(request));
     }
 
     /** The answers, oldest first. */

@@ -1,6 +1,7 @@
 package io.creel.namenode.persistence;
 
 import io.creel.common.namespace.NodeType;
+import io.creel.common.protocol.RequestIdentity;
 import io.creel.common.protocol.StorageServerInfo;
 import io.creel.common.protocol.Wire;
 import io.creel.namenode.allocation.AllocatedBlock;
@@ -123,6 +124,12 @@ final class RecordEncoder {
         a.identity().encode(out);
         out.writeByte(a.opcode().code()).writeLong(a.atMillis());
         Wire.writeOptionalBytes(out, a.reply());
+        end(at);
+    }
+
+    void withdrawn(RequestIdentity request) {
+        int at = begin(LogFormat.ANSWER_WITHDRAWN);
+        request.encode(out);
         end(at);
     }
 

@@ -4,11 +4,14 @@ import static io.creel.namenode.testing.Servers.grantAll;
 import static io.creel.namenode.testing.Servers.server;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.creel.common.conf.CreelConf;
+import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.NodeType;
+import io.creel.common.protocol.BlockLocation;
 import io.creel.common.protocol.CreateRequest;
 import io.creel.common.protocol.NodeInfo;
 import io.creel.common.protocol.NodeReply;
@@ -18,16 +21,20 @@ import io.creel.common.protocol.RequestIdentity;
 import io.creel.common.protocol.StorageServerInfo;
 import io.creel.namenode.allocation.BlockAllocator;
 import io.creel.namenode.namespace.Namespace;
+import io.creel.namenode.records.RecordStore;
 import io.creel.namenode.registry.ServerRegistry;
 import io.creel.namenode.retry.LoggedAnswer;
 import io.creel.namenode.testing.Expect;
 import io.creel.namenode.testing.MemoryBlocks;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,13 +51,73 @@ class LoggedAnswersTest {
     @TempDir
     Path dir;
     final MemoryBlocks blocks = new MemoryBlocks();
+    final HeldRecords records = new HeldRecords(blocks);
+
+    /** Directory-record writes that can be held in flight and then completed or failed. */
+    static final class HeldRecords implements RecordStore {
+        private final RecordStore under;
+        private final List<Runnable> held = new ArrayList<>();
+        private final List<CompletableFuture<Void>> waiting = new ArrayList<>();
+        private boolean holding;
+
+        HeldRecords(RecordStore under) {
+            this.under = under;
+        }
+
+        synchronized void hold() {
+            holding = true;
+        }
+
+        @Override
+        public synchronized CompletableFuture<Void> write(BlockLocation block, int offset, ByteBuffer record) {
+            if (!holding) {
+                return under.write(block, offset, record);
+            }
+            ByteBuffer copy = ByteBuffer.allocate(record.remaining()).put(record).flip();
+            CompletableFuture<Void> done = new CompletableFuture<>();
+            held.add(() -> under.write(block, offset, copy).whenComplete((v, e) -> {
+                if (e != null) {
+                    done.completeExceptionally(e);
+                } else {
+                    done.complete(null);
+                }
+            }));
+            waiting.add(done);
+            return done;
+        }
+
+        /** Lets the held writes through, and later ones. */
+        void release() {
+            List<Runnable> go;
+            synchronized (this) {
+                holding = false;
+                go = List.copyOf(held);
+                held.clear();
+                waiting.clear();
+            }
+            go.forEach(Runnable::run);
+        }
+
+        /** Fails the held writes, as a storage server that went away would. */
+        void fail() {
+            List<CompletableFuture<Void>> go;
+            synchronized (this) {
+                holding = false;
+                go = List.copyOf(waiting);
+                held.clear();
+                waiting.clear();
+            }
+            go.forEach(f -> f.completeExceptionally(new CreelException(ErrorCode.UNAVAILABLE,
+                    "the records' storage server went away (on purpose)")));
+        }
+    }
     final RequestIdentity client = RequestIdentity.newClient();
 
     /** One namenode run on {@link #dir}. */
     final class Run implements AutoCloseable {
         final ServerRegistry registry = new ServerRegistry(List.of("dram"), BLOCK, 60_000, System::currentTimeMillis);
         final BlockAllocator allocator = new BlockAllocator(List.of("dram"), registry, 0, System::currentTimeMillis);
-        final Namespace ns = new Namespace(allocator, blocks, BLOCK, 0, System::currentTimeMillis);
+        final Namespace ns = new Namespace(allocator, records, BLOCK, 0, System::currentTimeMillis);
         final NamenodePersistence persistence;
 
         Run(String cacheSize) {
@@ -117,6 +184,38 @@ class LoggedAnswersTest {
         assertEquals(op, a.opcode());
         assertArrayEquals(reply, a.reply());
         assertTrue(Math.abs(System.currentTimeMillis() - a.atMillis()) < 60_000, "answered just now: " + a.atMillis());
+    }
+
+    @Test
+    void anAnswerIsLoggedWithItsChangeWhileItsDirectoryRecordIsStillBeingWritten() {
+        CompletableFuture<OpenReply> created;
+        try (Run r = new Run()) {
+            records.hold();
+            created = r.ns.create(create("/d", NodeType.DIRECTORY), CONN, req(1));
+            assertFalse(created.isDone(), "the record write is held");
+        } // the namenode stops here, as if it died: the change and its answer are in the log
+        records.release();
+        OpenReply reply = Expect.done(created);
+        try (Run r = new Run()) {
+            assertAnswer(r.restored().get(1L), Opcode.CREATE, reply.encoded());
+            assertEquals(reply.node().id(), r.ns.lookup("/d", false, CONN).node().id());
+        }
+    }
+
+    @Test
+    void anAnswerWhoseChangeWasUndoneIsWithdrawnSoItsRetryRunsAgain() {
+        try (Run r = new Run()) {
+            Expect.done(r.ns.create(create("/d", NodeType.DIRECTORY), CONN, req(1)));
+            records.hold();
+            CompletableFuture<OpenReply> failed = r.ns.create(create("/d/e", NodeType.DIRECTORY), CONN, req(2));
+            records.fail();
+            // Its records cannot move to another server (there is none): the create is undone.
+            Expect.error(ErrorCode.OUT_OF_SPACE, () -> failed, "/d/e", "the change was undone");
+        }
+        try (Run r = new Run()) {
+            assertEquals(List.of(1L), List.copyOf(r.restored().keySet()));
+            Expect.error(ErrorCode.NOT_FOUND, () -> r.ns.lookup("/d/e", false, CONN));
+        }
     }
 
     @Test

@@ -28,6 +28,13 @@ class ClientSessionsTest {
         return ended.stream().filter(o -> !(o instanceof Channel)).toList();
     }
 
+    /** A connection whose clock moves only when the test says so. */
+    private static EmbeddedChannel channel() {
+        EmbeddedChannel ch = new EmbeddedChannel();
+        ch.freezeTime();
+        return ch;
+    }
+
     private static void pass(EmbeddedChannel ch, long millis) {
         ch.advanceTimeBy(millis, TimeUnit.MILLISECONDS);
         ch.runScheduledPendingTasks();
@@ -35,7 +42,7 @@ class ClientSessionsTest {
 
     @Test
     void withoutAnIdentityTheConnectionOwnsItsLeasesAndTheyEndWithIt() {
-        EmbeddedChannel ch = new EmbeddedChannel();
+        EmbeddedChannel ch = channel();
         assertSame(ch, sessions.owner(ch, null));
         ch.close();
         sessions.connectionClosed(ch);
@@ -45,8 +52,8 @@ class ClientSessionsTest {
 
     @Test
     void anIdentifiedClientOwnsItsLeasesOnEveryConnection() {
-        EmbeddedChannel a = new EmbeddedChannel();
-        EmbeddedChannel b = new EmbeddedChannel();
+        EmbeddedChannel a = channel();
+        EmbeddedChannel b = channel();
         Object owner = sessions.owner(a, client.withSequence(1));
         assertSame(owner, sessions.owner(b, client.withSequence(2)));
         Object other = sessions.owner(a, RequestIdentity.newClient().withSequence(1));
@@ -61,7 +68,7 @@ class ClientSessionsTest {
 
     @Test
     void aClientThatIsAwayLongerThanTheHoldLosesItsLeasesOnce() {
-        EmbeddedChannel ch = new EmbeddedChannel();
+        EmbeddedChannel ch = channel();
         Object owner = sessions.owner(ch, client.withSequence(1));
         ch.close();
         sessions.connectionClosed(ch);
@@ -76,12 +83,12 @@ class ClientSessionsTest {
 
     @Test
     void aClientThatComesBackWithinTheHoldKeepsItsLeases() {
-        EmbeddedChannel first = new EmbeddedChannel();
+        EmbeddedChannel first = channel();
         Object owner = sessions.owner(first, client.withSequence(1));
         first.close();
         sessions.connectionClosed(first);
         pass(first, HOLD / 2);
-        EmbeddedChannel second = new EmbeddedChannel();
+        EmbeddedChannel second = channel();
         assertSame(owner, sessions.owner(second, client.withSequence(1)), "its retry on a new connection");
         pass(first, 2 * HOLD);
         assertTrue(clientsEnded().isEmpty(), "a client that came back lost its leases: " + ended);
@@ -93,7 +100,7 @@ class ClientSessionsTest {
 
     @Test
     void aRequestThatArrivesOnAConnectionAlreadyGoneStartsTheHold() {
-        EmbeddedChannel ch = new EmbeddedChannel();
+        EmbeddedChannel ch = channel();
         ch.close();
         sessions.connectionClosed(ch);
         Object owner = sessions.owner(ch, client.withSequence(1));
