@@ -12,6 +12,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The namenode's memory of the answers it gave to identified requests, so that a client retrying a
@@ -52,6 +54,7 @@ public final class RetryCache {
     /** In order of arrival; expiry looks at the head. Guarded by this. */
     private final LinkedHashMap<RequestIdentity, Entry> entries = new LinkedHashMap<>();
     private final AtomicLong replays = new AtomicLong();
+    private static final Logger LOG = LoggerFactory.getLogger(RetryCache.class);
 
     /**
      * @param maxEntries   the most answers kept (at least 1)
@@ -77,7 +80,7 @@ public final class RetryCache {
     public CompletableFuture<Message> answer(RequestIdentity id, Opcode op,
                                              Supplier<? extends CompletableFuture<? extends Message>> first) {
         if (id == null) {
-            return run(first);
+            return (CompletableFuture<Message>) first.get(); // as without a cache: a failure is the caller's
         }
         Entry entry;
         boolean seen;
@@ -99,7 +102,7 @@ public final class RetryCache {
             return entry.outcome;
         }
         Entry e = entry;
-        run(first).whenComplete((reply, err) -> {
+        run(op, first).whenComplete((reply, err) -> {
             e.answeredAt = clock.getAsLong();
             if (err != null) {
                 e.outcome.completeExceptionally(CreelException.unwrap(err));
@@ -110,12 +113,20 @@ public final class RetryCache {
         return e.outcome;
     }
 
+    /**
+     * Runs a first attempt; whatever it throws becomes its answer, so its entry is always settled
+     * and a retry waiting for it is never left waiting.
+     */
     @SuppressWarnings("unchecked")
-    private static CompletableFuture<Message> run(Supplier<? extends CompletableFuture<? extends Message>> op) {
+    private static CompletableFuture<Message> run(Opcode op,
+                                                  Supplier<? extends CompletableFuture<? extends Message>> first) {
         try {
-            return (CompletableFuture<Message>) op.get();
+            return (CompletableFuture<Message>) first.get();
         } catch (CreelException e) {
             return CompletableFuture.failedFuture(e);
+        } catch (RuntimeException e) {
+            LOG.error("{} request failed", op, e);
+            return CompletableFuture.failedFuture(new CreelException(ErrorCode.INTERNAL, op + " failed: " + e, e));
         }
     }
 

@@ -73,6 +73,16 @@ class RetryCacheTest {
     }
 
     @Test
+    void aFirstAttemptThatBreaksAnswersItsRetriesWithAnInternalErrorInsteadOfLeavingThemWaiting() {
+        RequestIdentity id = client.withSequence(1);
+        Expect.error(ErrorCode.INTERNAL, () -> cache.answer(id, Opcode.MOVE, () -> {
+            throw new IllegalStateException("a bug");
+        }), "MOVE failed", "a bug");
+        Expect.error(ErrorCode.INTERNAL, () -> cache.answer(id, Opcode.MOVE, this::apply), "a bug");
+        assertEquals(0, applied.get());
+    }
+
+    @Test
     void anIdentityReusedForAnotherOperationIsRefused() {
         RequestIdentity id = client.withSequence(1);
         answer(id);
