@@ -168,6 +168,11 @@ public final class NamenodeServer implements AutoCloseable {
         return service.retryCache().replays();
     }
 
+    /** Answers the retry cache keeps now (requests still running included). */
+    public int retryCacheSize() {
+        return service.retryCache().size();
+    }
+
     /** Nodes in the namespace, the root included. */
     public long nodeCount() {
         return namespace.nodeCount();
