@@ -151,14 +151,14 @@ public final class Namespace {
         try {
             synchronized (this) {
                 expected = null;
-                return settle(createLocked(req, owner), log.position(), request, Opcode.CREATE, r -> r);
+                return settle(createLocked(req, owner, request), log.position(), request, Opcode.CREATE, r -> r);
             }
         } catch (CreelException e) {
             return CompletableFuture.failedFuture(e);
         }
     }
 
-    private CompletableFuture<OpenReply> createLocked(CreateRequest req, Object owner) {
+    private CompletableFuture<OpenReply> createLocked(CreateRequest req, Object owner, RequestIdentity request) {
         reuse.runDue();
         Utf8Path path = Utf8Path.parse(req.path());
         if (path.isRoot()) {
@@ -177,7 +177,7 @@ public final class Namespace {
             DataNode v = new DataNode(nodes.nextId(), NodeType.KEYVALUE, name, parent, placement, now,
                     Node.State.PENDING);
             if (req.value() != null && req.value().length <= inlineMax) {
-                return createWithValue(v, req.value());
+                return createWithValue(v, req.value(), request);
             }
             v.addBlock(allocate(v));
             nodes.add(v);
@@ -231,6 +231,7 @@ public final class Namespace {
                     detach(n);
                     retire(n);
                     log.removed(n.id);
+                    withdraw(request);
                 }
             }
             throw DirectoryRecords.failure(path.toString(), err);
@@ -238,7 +239,7 @@ public final class Namespace {
     }
 
     /** A KeyValue version created holding its whole value inline, and committed at once. */
-    private CompletableFuture<OpenReply> createWithValue(DataNode v, byte[] value) {
+    private CompletableFuture<OpenReply> createWithValue(DataNode v, byte[] value, RequestIdentity request) {
         Container table = v.parent;
         if (table.enumerable && table.child(v.name) == null) {
             // The key's first value needs a record; fail (or ask for a region) before changing anything.
@@ -250,7 +251,7 @@ public final class Namespace {
         logCreated(v);
         // The client has the value: the reply need not carry it back. Publishing changes nothing it shows.
         OpenReply reply = new OpenReply(v.info(), 0, null, null, inlineMax);
-        CompletableFuture<OpenReply> published = publish(v).thenApply(info -> reply);
+        CompletableFuture<OpenReply> published = publish(v, request).thenApply(info -> reply);
         expected = reply;
         return published;
     }
@@ -262,9 +263,9 @@ public final class Namespace {
      * same lock section, so the change and its answer reach the log together and a restarted
      * namenode answers a retry of it instead of applying it again: the outcome's value if it is
      * known, else the answer the operation {@link #expected} (it waits for a directory record
-     * write); should that wait end in failure (the change undone), the answer is withdrawn. A
-     * failure is not logged: it changed nothing, or was undone, and a retry after a restart runs
-     * again.
+     * write); should that write fail and the change be undone, the undo withdraws the answer in its
+     * own lock section ({@link #withdraw}). A failure is not logged: it changed nothing, or was
+     * undone, and a retry after a restart runs again.
      */
     @SuppressWarnings("unchecked")
     private <T> CompletableFuture<T> settle(CompletableFuture<T> outcome, long logged, RequestIdentity request,
@@ -278,15 +279,18 @@ public final class Namespace {
         T answer = outcome.isDone() ? outcome.join() : (T) promised;
         log.answered(request, op, asReply.apply(answer).encoded(), clock.getAsLong());
         long answered = log.position();
-        return outcome.handle((value, err) -> {
-            if (err == null) {
-                return log.durable(CompletableFuture.completedFuture(value), answered);
-            }
-            synchronized (this) {
-                log.withdrawn(request);
-            }
-            return log.durable(CompletableFuture.<T>failedFuture(err), answered);
-        }).thenCompose(f -> f);
+        return log.durable(outcome, answered);
+    }
+
+    /**
+     * An identified request's change was undone after its answer was logged (its directory record
+     * could not be written): the answer is withdrawn right behind the undo's records, so a restart
+     * never answers for a change it does not have. Under this object's lock.
+     */
+    private void withdraw(RequestIdentity request) {
+        if (request != null && log.keepsAnswers()) {
+            log.withdrawn(request);
+        }
     }
 
     // ------------------------------------------------------------------ lookup
@@ -384,14 +388,14 @@ public final class Namespace {
         try {
             synchronized (this) {
                 expected = null;
-                return settle(moveLocked(sourceText, targetText), log.position(), request, Opcode.MOVE, r -> r);
+                return settle(moveLocked(sourceText, targetText, request), log.position(), request, Opcode.MOVE, r -> r);
             }
         } catch (CreelException e) {
             return CompletableFuture.failedFuture(e);
         }
     }
 
-    private CompletableFuture<OpenReply> moveLocked(String sourceText, String targetText) {
+    private CompletableFuture<OpenReply> moveLocked(String sourceText, String targetText, RequestIdentity request) {
         reuse.runDue();
         Utf8Path source = Utf8Path.parse(sourceText);
         Utf8Path target = Utf8Path.parse(targetText);
@@ -435,7 +439,7 @@ public final class Namespace {
         return added.handle((v, err) -> {
             synchronized (this) {
                 if (err != null) {
-                    undoMove(n, newParent, old, source, target);
+                    undoMove(n, newParent, old, source, target, request);
                     throw DirectoryRecords.failure(target.toString(), err);
                 }
                 return old.slot < 0 || !old.parent.enumerable ? CompletableFuture.<Void>completedFuture(null)
@@ -468,7 +472,8 @@ public final class Namespace {
     }
 
     /** Moves {@code n} back to {@code old} after its new record could not be written, if nothing changed meanwhile. */
-    private void undoMove(Node n, Container newParent, Position old, Utf8Path source, Utf8Path target) {
+    private void undoMove(Node n, Container newParent, Position old, Utf8Path source, Utf8Path target,
+                          RequestIdentity request) {
         boolean movable = n.state == Node.State.LIVE && n.parent == newParent
                 && old.parent.state == Node.State.LIVE && old.parent.child(old.name) == null;
         if (!movable) {
@@ -480,6 +485,7 @@ public final class Namespace {
         newParent.removeChild(n);
         place(n, old);
         log.moved(n.id, old.parent.id, old.name, old.slot, n.modifiedMillis);
+        withdraw(request);
     }
 
     // ------------------------------------------------------------------ map
@@ -616,7 +622,7 @@ public final class Namespace {
         try {
             synchronized (this) {
                 expected = null;
-                return settle(commitLocked(nodeId, lease, length, close, data), log.position(), request,
+                return settle(commitLocked(nodeId, lease, length, close, data, request), log.position(), request,
                         Opcode.COMMIT, NodeReply::new);
             }
         } catch (CreelException e) {
@@ -625,7 +631,7 @@ public final class Namespace {
     }
 
     private CompletableFuture<NodeInfo> commitLocked(long nodeId, long lease, long length, boolean close,
-                                                     byte[] data) {
+                                                     byte[] data, RequestIdentity request) {
         reuse.runDue();
         Node node = nodes.get(nodeId);
         if (node == null || node.state == Node.State.RETIRED) {
@@ -675,7 +681,7 @@ public final class Namespace {
         if (n.type == NodeType.FILE) {
             return CompletableFuture.completedFuture(n.info());
         }
-        return publish(n);
+        return publish(n, request);
     }
 
     /** Checks that {@code n} may keep {@code data} inline. */
@@ -691,7 +697,7 @@ public final class Namespace {
     }
 
     /** Makes a closed KeyValue version its key's value, retiring the version it replaces. */
-    private CompletableFuture<NodeInfo> publish(DataNode v) {
+    private CompletableFuture<NodeInfo> publish(DataNode v, RequestIdentity request) {
         Container table = v.parent;
         table.removePending(v); // a version created with its value was never pending
         if (table.state != Node.State.LIVE) {
@@ -733,6 +739,7 @@ public final class Namespace {
                     detach(v);
                     retire(v);
                     log.removed(v.id);
+                    withdraw(request);
                 }
             }
             throw DirectoryRecords.failure(path, err);
