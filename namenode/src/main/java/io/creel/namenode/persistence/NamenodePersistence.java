@@ -237,15 +237,15 @@ public final class NamenodePersistence implements AutoCloseable {
             long t0 = System.nanoTime();
             long[] segment = new long[1];
             long[] position = new long[1];
-            @SuppressWarnings("unchecked")
-            List<LoggedAnswer>[] answers = new List[1];
+            java.util.concurrent.atomic.AtomicReference<List<LoggedAnswer>> answers =
+                    new java.util.concurrent.atomic.AtomicReference<>();
             // Answers are logged under the namespace lock too: those in the segments this checkpoint
             // replaces are exactly those remembered at the rotation.
             writeCheckpoint(dir, namespace, () -> {
                 segment[0] = log.rotate();
                 position[0] = log.position();
-                answers[0] = log.recentAnswers();
-            }, () -> segment[0], log::maxTag, () -> answers[0]);
+                answers.set(log.recentAnswers());
+            }, () -> segment[0], log::maxTag, answers::get);
             checkpointedAt = position[0];
             deleteBefore(dir, segment[0]);
             long took = System.nanoTime() - t0;
