@@ -250,6 +250,35 @@ class LoggedAnswersTest {
     }
 
     @Test
+    void anAnswerToAnUnknownOperationIsCorruptionNamingTheFileAndOffset() throws IOException {
+        try (Run r = new Run()) {
+            Expect.done(r.ns.create(create("/a", NodeType.DIRECTORY), CONN, req(1)));
+        }
+        Path log;
+        try (Stream<Path> files = Files.list(dir)) {
+            log = files.filter(f -> f.getFileName().toString().startsWith("log-")).findFirst().orElseThrow();
+        }
+        long offset = Files.size(log);
+        io.netty.buffer.ByteBuf b = io.netty.buffer.Unpooled.buffer();
+        RecordEncoder enc = new RecordEncoder(b);
+        enc.answer(new LoggedAnswer(req(2), Opcode.CREATE, new byte[] {1, 2}, 5));
+        enc.removed(1); // a record after it: not a torn tail
+        byte[] bytes = new byte[b.readableBytes()];
+        b.readBytes(bytes);
+        b.release();
+        int opcodeAt = LogFormat.FRAME_HEADER + 1 + RequestIdentity.SIZE;
+        bytes[opcodeAt] = 0; // no opcode has code 0
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        int bodyLength = java.nio.ByteBuffer.wrap(bytes).getInt(0);
+        crc.update(bytes, LogFormat.FRAME_HEADER, bodyLength);
+        java.nio.ByteBuffer.wrap(bytes).putInt(4, (int) crc.getValue());
+        Files.write(log, bytes, java.nio.file.StandardOpenOption.APPEND);
+        CreelException e = Expect.error(ErrorCode.CONFIGURATION, Run::new, "is corrupt at offset " + offset,
+                "an answer to unknown opcode 0");
+        assertTrue(e.getMessage().contains(log.getFileName().toString()), e.getMessage());
+    }
+
+    @Test
     void requestsWithoutAnIdentityLogNoAnswer() {
         try (Run r = new Run()) {
             Expect.done(r.ns.create(create("/a", NodeType.DIRECTORY), CONN));
