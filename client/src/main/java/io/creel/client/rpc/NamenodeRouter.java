@@ -197,11 +197,6 @@ public final class NamenodeRouter {
         return new IdentifiedRequest(client.withSequence(sequence.incrementAndGet()), request);
     }
 
-    /** This client's id (the sequence part is meaningless), as its identified requests carry it. */
-    public RequestIdentity clientId() {
-        return client;
-    }
-
     /**
      * Whether a failed attempt may be sent again: it got no answer because the connection broke or
      * could not be made (UNAVAILABLE that the namenode did not answer). Everything else is an
