@@ -87,6 +87,11 @@ public final class RpcConnections implements AutoCloseable {
         return c != null && c.isOpen() ? c : null;
     }
 
+    /** Whether {@link #close} was called: nothing is connected any more. */
+    public boolean isClosed() {
+        return closed;
+    }
+
     public Duration requestTimeout() {
         return requestTimeout;
     }
