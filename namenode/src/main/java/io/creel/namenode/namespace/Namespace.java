@@ -7,12 +7,10 @@ import io.creel.common.namespace.Utf8Path;
 import io.creel.common.protocol.BlockLocation;
 import io.creel.common.protocol.CreateRequest;
 import io.creel.common.protocol.NodeInfo;
-import io.creel.common.protocol.Message;
 import io.creel.common.protocol.NodeReply;
 import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.OpenReply;
 import io.creel.common.protocol.RequestIdentity;
-import io.creel.common.protocol.Wire;
 import io.creel.namenode.allocation.AllocatedBlock;
 import io.creel.namenode.allocation.BlockAllocator;
 import io.creel.namenode.allocation.RegionShortage;
@@ -21,7 +19,6 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
-import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,6 +59,7 @@ public final class Namespace {
     private final KeyValueVersions versions;
     private final Renames renames;
     private final Writers writers;
+    private final Creates creates;
     /** Where every change is logged (persistence), or nowhere. */
     private NamespaceLog log = NamespaceLog.NONE;
     /** The answers of identified requests, logged with their changes (exactly once across restarts). */
@@ -79,7 +77,7 @@ public final class Namespace {
      * @param blockSize        bytes per block
      * @param reuseDelayMillis how long removed nodes stay resolvable by id and freed slots wait
      * @param inlineMax        the most bytes a File or KeyValue keeps in its node instead of in
-     *                         blocks (0: never); at most {@link Wire#MAX_INLINE_BYTES} and the block size
+     *                         blocks (0: never); at most {@link io.creel.common.protocol.Wire#MAX_INLINE_BYTES} and the block size
      * @param clock            milliseconds, injectable for tests
      */
     public Namespace(BlockAllocator allocator, RecordStore store, long blockSize, long reuseDelayMillis,
@@ -97,6 +95,8 @@ public final class Namespace {
         this.versions = new KeyValueVersions(this, nodes, leases, blocks, inline, retirement, records);
         this.answers = new LoggedAnswers(() -> this.log, clock);
         this.renames = new Renames(this, nodes, reuse, records, clock);
+        this.creates = new Creates(this, nodes, leases, blocks, versions, retirement, records, allocator, reuse,
+                clock);
         this.writers = new Writers(this, nodes, leases, blocks, inline, versions, reuse, blockSize, clock);
     }
 
@@ -148,83 +148,11 @@ public final class Namespace {
         try {
             synchronized (this) {
                 answers.begin();
-                return answers.settle(createLocked(req, owner, request), log.position(), request, Opcode.CREATE, r -> r);
+                return answers.settle(creates.create(req, owner, request), log.position(), request, Opcode.CREATE, r -> r);
             }
         } catch (CreelException e) {
             return CompletableFuture.failedFuture(e);
         }
-    }
-
-    private CompletableFuture<OpenReply> createLocked(CreateRequest req, Object owner, RequestIdentity request) {
-        reuse.runDue();
-        Utf8Path path = Utf8Path.parse(req.path());
-        if (path.isRoot()) {
-            throw new CreelException(ErrorCode.ALREADY_EXISTS, "/: the root directory always exists");
-        }
-        if (req.value() != null && req.type() != NodeType.KEYVALUE) {
-            throw new CreelException(ErrorCode.INVALID_ARGUMENT, path + ": only a KeyValue is created with its value; "
-                    + "write a " + req.type().displayName() + "'s data after creating it");
-        }
-        allocator.checkClass(req.storageClass(), req.path());
-        Container parent = nodes.resolveParent(path, req.type());
-        byte[] name = path.name();
-        long now = clock.getAsLong();
-        Placement placement = nodes.placement(req.storageClass(), req.locationClass());
-        if (req.type() == NodeType.KEYVALUE) {
-            DataNode v = new DataNode(nodes.nextId(), NodeType.KEYVALUE, name, parent, placement, now,
-                    Node.State.PENDING);
-            return versions.create(v, req.value(), owner, request);
-        }
-        Node existing = parent.child(name);
-        if (existing != null) {
-            throw new CreelException(ErrorCode.ALREADY_EXISTS, path + " already exists (a "
-                    + existing.type.displayName() + ")" + (req.type() == NodeType.FILE ? "; a File's first create wins" : ""));
-        }
-        Node n;
-        if (req.type() == NodeType.FILE) {
-            DataNode f = new DataNode(nodes.nextId(), NodeType.FILE, name, parent, placement, now, Node.State.LIVE);
-            f.addBlock(blocks.allocate(f));
-            n = f;
-        } else {
-            boolean enumerable = req.type() != NodeType.TABLE || req.enumerable();
-            n = new Container(nodes.nextId(), req.type(), name, parent, placement, enumerable, now, Node.State.LIVE);
-        }
-        parent.putChild(n);
-        parent.modifiedMillis = now;
-        nodes.add(n);
-        nodes.liveAdded(n.type);
-        if (n instanceof DataNode f) {
-            leases.grant(f, owner);
-        }
-        CompletableFuture<Void> written;
-        try {
-            written = addRecord(parent, n);
-        } catch (CreelException e) {
-            // Nobody ever saw this node: its first block goes back at once, not through the reuse
-            // delay (a shortage is retried, and each try would otherwise leave a block pending).
-            allocator.freeUnpublished(n.truncateBlocks(0));
-            retirement.detach(n);
-            retirement.retire(n);
-            throw e;
-        }
-        logCreated(n);
-        OpenReply reply = reply(n);
-        answers.expect(reply);
-        return written.handle((v, err) -> {
-            if (err == null) {
-                return reply;
-            }
-            synchronized (this) {
-                if (n.state == Node.State.LIVE) {
-                    records.free(n.parent, n);
-                    retirement.detach(n);
-                    retirement.retire(n);
-                    log.removed(n.id);
-                    withdraw(request);
-                }
-            }
-            throw DirectoryRecords.failure(path.toString(), err);
-        });
     }
 
     // ------------------------------------------------------------------ lookup
