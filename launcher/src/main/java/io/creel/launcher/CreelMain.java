@@ -2,6 +2,7 @@ package io.creel.launcher;
 
 import io.creel.bench.BenchCommand;
 import io.creel.cli.AdminCommand;
+import io.creel.common.BuildInfo;
 import io.creel.cli.CliErrors;
 import io.creel.cli.FsCommand;
 import io.creel.cli.KvCommand;
@@ -49,12 +50,14 @@ import picocli.CommandLine.Command;
         }
     }
 
-    /** The version from the jar manifest, or "development" when run from classes. */
+    /** {@code --version}: the release and commit (the build's), and the JVM running them. */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String v = CreelMain.class.getPackage().getImplementationVersion();
-            return new String[] {"creel " + (v == null ? "development build" : v)};
+            BuildInfo b = BuildInfo.current();
+            return new String[] {"creel " + b.version() + " (commit " + b.commit() + ")",
+                "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + "), "
+                        + System.getProperty("os.name") + " " + System.getProperty("os.arch")};
         }
     }
 }

@@ -1,0 +1,34 @@
+package io.creel.launcher;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.creel.common.BuildInfo;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** {@code bin/creel} itself: what it says about its build and which commands it has. */
+class CreelMainTest {
+    /** Runs a command line and returns what it printed on stdout. */
+    private static String stdout(String... args) {
+        PrintStream saved = System.out;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            assertEquals(0, CreelMain.run(args));
+        } finally {
+            System.setOut(saved);
+        }
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void versionNamesTheReleaseAndTheCommit() {
+        String first = stdout("--version").lines().findFirst().orElseThrow();
+        assertEquals("creel " + BuildInfo.current().version() + " (commit " + BuildInfo.current().commit() + ")",
+                first);
+        assertTrue(first.matches("creel \\d+\\.\\d+\\.\\d+(-SNAPSHOT)? \\(commit ([0-9a-f]{12}|unknown)\\)"), first);
+    }
+}
