@@ -1,6 +1,7 @@
 package io.creel.launcher;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.creel.common.BuildInfo;
@@ -30,5 +31,35 @@ class CreelMainTest {
         assertEquals("creel " + BuildInfo.current().version() + " (commit " + BuildInfo.current().commit() + ")",
                 first);
         assertTrue(first.matches("creel \\d+\\.\\d+\\.\\d+(-SNAPSHOT)? \\(commit ([0-9a-f]{12}|unknown)\\)"), first);
+    }
+
+    @Test
+    void theToolCommandsAreThereWhenTheirJarsAre() {
+        // The test class path has bench and the YCSB binding; a distribution's daemons do not (see dist).
+        String help = stdout("--help");
+        assertTrue(help.contains("bench"), help);
+        assertTrue(help.contains("ycsb"), help);
+    }
+
+    @Test
+    void theLogLevelOptionIsReadWhereverItStands() {
+        assertEquals("debug", CreelMain.levelOption("namenode", "--log-level", "debug"));
+        assertEquals("warn", CreelMain.levelOption("--log-level=WARN", "fs", "ls"));
+        assertNull(CreelMain.levelOption("fs", "ls", "/"));
+        assertNull(CreelMain.levelOption("fs", "ls", "--log-level"));
+        assertNull(CreelMain.levelOption("fs", "ls", "--log-level", "loud"));
+    }
+
+    @Test
+    void aMisspeltLevelIsAUsageError() {
+        PrintStream saved = System.err;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try {
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            assertEquals(2, CreelMain.run("report", "--log-level", "loud"));
+        } finally {
+            System.setErr(saved);
+        }
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("'loud' is not a level"), err.toString());
     }
 }
