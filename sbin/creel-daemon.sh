@@ -14,6 +14,8 @@
 #   CREEL_STOP_TIMEOUT   seconds `stop` waits after SIGTERM before SIGKILL (default 30)
 #   CREEL_CONF_DIR, CREEL_LOG_LEVEL, CREEL_JAVA_OPTS, JAVA_HOME: as for bin/creel
 #
+# conf/creel-env.sh (in CREEL_CONF_DIR, else $CREEL_HOME/conf), when there, is read first: the place
+# for this machine's values of the variables above.
 # Exit codes: 0 done (status: running); 1 failed (start: already running, or it died or did not
 # come up; stop: it would not die); 2 usage; 3 status: not running.
 set -euo pipefail
@@ -31,6 +33,11 @@ case "$daemon" in namenode|datanode) ;; *) usage ;; esac
 
 CREEL_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export CREEL_HOME
+# This machine's own settings for its daemons (JAVA_HOME, CREEL_JAVA_OPTS, the log and pid directories).
+if [ -f "${CREEL_CONF_DIR:-$CREEL_HOME/conf}/creel-env.sh" ]; then
+  # shellcheck disable=SC1091
+  . "${CREEL_CONF_DIR:-$CREEL_HOME/conf}/creel-env.sh"
+fi
 log_dir="${CREEL_LOG_DIR:-$CREEL_HOME/logs}"
 pid_dir="${CREEL_PID_DIR:-/tmp}"
 user="${USER:-$(id -un)}"
