@@ -166,6 +166,17 @@ class DistributionIT {
     }
 
     @Test
+    void theToolsRunWithTheirJarsAndAreListed() throws Exception {
+        Result help = run("bin/creel", "--help");
+        assertEquals(0, help.exit(), help.err());
+        assertTrue(help.out().contains("bench") && help.out().contains("ycsb"), help.out());
+        Result bench = run("bin/creel", "bench", "--help");
+        assertEquals(0, bench.exit(), bench.out() + bench.err());
+        Result ycsb = run("bin/creel", "ycsb", "--help");
+        assertEquals(0, ycsb.exit(), ycsb.out() + ycsb.err());
+    }
+
+    @Test
     void mavenIsNotOnThePath() throws Exception {
         ProcessBuilder pb = new ProcessBuilder("bash", "-c", "command -v mvn");
         pb.environment().clear();
