@@ -188,6 +188,16 @@ class DistributionIT {
 
     @Test
     void daemonsStartedBySbinServeAPutAndAGetThroughBinCreel() throws Exception {
+        // A pid file left by a crash, naming a live process that is not Creel (this JVM): not running.
+        Path pidFile = dir.resolve("pids/creel-" + env.get("USER") + "-namenode.pid");
+        Files.createDirectories(pidFile.getParent());
+        Files.writeString(pidFile, ProcessHandle.current().pid() + "\n");
+        assertEquals(3, run("sbin/creel-daemon.sh", "status", "namenode").exit(), "a reused pid is not the daemon");
+        Result nothing = run("sbin/creel-daemon.sh", "stop", "namenode");
+        assertEquals(0, nothing.exit(), nothing.err());
+        assertEquals("no namenode to stop\n", nothing.out());
+        assertTrue(ProcessHandle.current().isAlive());
+
         Result nn = run("sbin/creel-daemon.sh", "start", "namenode");
         assertEquals(0, nn.exit(), nn.out() + nn.err());
         assertTrue(nn.out().contains("Creel namenode listening on"), nn.out());
@@ -202,8 +212,7 @@ class DistributionIT {
         assertEquals(0, status.exit(), status.out());
         assertTrue(status.out().startsWith("datanode-dram is running as process "), status.out());
 
-        long namenodePid = Long.parseLong(Files.readString(dir.resolve("pids/creel-" + env.get("USER")
-                + "-namenode.pid")).trim());
+        long namenodePid = Long.parseLong(Files.readString(pidFile).trim());
         String commandLine = ProcessHandle.of(namenodePid).orElseThrow().info().commandLine().orElse("");
         assertTrue(commandLine.contains(home.resolve("lib") + "/*"), commandLine);
         assertTrue(!commandLine.contains("lib/bench"), "the daemon runs without the tools' jars: " + commandLine);
