@@ -41,7 +41,7 @@ public final class CreelMain {
 
     /** Runs a command line and returns its exit code (for tests and {@link #main}). */
     public static int run(String... args) {
-        configureLogging(args.length > 0 && DAEMONS.contains(args[0]), levelOption(args));
+        configureLogging(DAEMONS.contains(commandName(args)), levelOption(args));
         CommandLine cli = new CommandLine(new CreelMain());
         addTool(cli, "bench", "io.creel.bench.BenchCommand", "io.creel.bench.BenchCommand");
         addTool(cli, "ycsb", "io.creel.launcher.YcsbCommand", "io.creel.ycsb.CreelDB");
@@ -62,6 +62,18 @@ public final class CreelMain {
         } catch (ClassNotFoundException e) {
             // not on this class path (a daemon's): the command does not exist here
         }
+    }
+
+    /** The command a command line runs: its first word that is not the top level's --log-level option. */
+    static String commandName(String... args) {
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals(LOG_LEVEL_OPTION)) {
+                i++;
+            } else if (!args[i].startsWith(LOG_LEVEL_OPTION + "=")) {
+                return args[i];
+            }
+        }
+        return "";
     }
 
     /** The value of {@code --log-level} anywhere on the command line, if it names a level. */

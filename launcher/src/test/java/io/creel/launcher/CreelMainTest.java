@@ -51,6 +51,14 @@ class CreelMainTest {
     }
 
     @Test
+    void theCommandIsFoundBehindATopLevelLogLevel() {
+        assertEquals("namenode", CreelMain.commandName("--log-level", "debug", "namenode", "--port", "1"));
+        assertEquals("datanode", CreelMain.commandName("--log-level=warn", "datanode"));
+        assertEquals("fs", CreelMain.commandName("fs", "--log-level", "debug", "ls"));
+        assertEquals("", CreelMain.commandName());
+    }
+
+    @Test
     void aMisspeltLevelIsAUsageError() {
         PrintStream saved = System.err;
         ByteArrayOutputStream err = new ByteArrayOutputStream();
