@@ -31,9 +31,10 @@ class ArchitectureTest {
 
     static {
         layer(0, "common");
-        layer(1, "storage");
+        // rdma-native knows no Creel module; it sits with the kernel so both RDMA users can share it.
+        layer(1, "storage", "rdma-native");
         layer(2, "storage-tcp", "storage-local", "storage-rdma");
-        // NVMe-oF over RDMA runs jNVMf on storage-rdma's libdisni.so and asks it whether RDMA is there.
+        // Its tests run a namenode and clients; its code needs only storage and rdma-native.
         layer(3, "storage-nvmf", "namenode", "client");
         layer(4, "cli", "minicluster", "ops");
         layer(5, "hdfs-adapter", "spark-shuffle", "spark-broadcast", "ycsb-binding", "bench");
@@ -158,6 +159,30 @@ class ArchitectureTest {
                         "io.creel.storage.server..", "io.creel.storage.runtime..", "io.creel.storage.format..",
                         "io.creel.storage.transport..", "io.creel.storage.nvmf.tier..", "io.creel.storage.nvmf.transport..",
                         "io.creel.storage.nvmf.volume..", "io.creel.storage.nvmf.target..", "io.creel.storage.nvmf.rdma..")
+                .check(classes);
+    }
+
+    @Test
+    void rdmaDetectionKnowsNoCreelModule() {
+        noClasses().that().resideInAPackage("io.creel.rdma..")
+                .should().dependOnClassesThat().resideOutsideOfPackages("io.creel.rdma..", "java..", "com.ibm.disni..")
+                .check(classes);
+    }
+
+    /** DiSNI, DaRPC and jNVMf stay with RDMA: the NVMe/TCP path and everything else run without them. */
+    @Test
+    void onlyTheRdmaPathsKnowDisniDarpcAndJnvmf() {
+        noClasses().that().resideOutsideOfPackages("io.creel.rdma..", "io.creel.storage.rdma..",
+                        "io.creel.storage.nvmf.rdma..")
+                .should().dependOnClassesThat().resideInAnyPackage("com.ibm.disni..", "com.ibm.darpc..",
+                        "com.ibm.jnvmf..")
+                .check(classes);
+    }
+
+    @Test
+    void theNvmfTierUsesNoRdmaTransport() {
+        noClasses().that().resideInAPackage("io.creel.storage.nvmf..")
+                .should().dependOnClassesThat().resideInAPackage("io.creel.storage.rdma..")
                 .check(classes);
     }
 

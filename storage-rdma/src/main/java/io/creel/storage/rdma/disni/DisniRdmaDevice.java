@@ -14,7 +14,7 @@ import io.creel.common.security.ClientAuthentication;
 import io.creel.storage.rdma.AtomicSupport;
 import io.creel.storage.rdma.ConnectionAdmission;
 import io.creel.storage.rdma.MemoryAccess;
-import io.creel.storage.rdma.RdmaAvailability;
+import io.creel.rdma.RdmaAvailability;
 import io.creel.storage.rdma.RdmaConnection;
 import io.creel.storage.rdma.RdmaDevice;
 import io.creel.storage.rdma.RdmaException;

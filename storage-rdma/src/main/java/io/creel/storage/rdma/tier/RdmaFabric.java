@@ -1,7 +1,7 @@
 package io.creel.storage.rdma.tier;
 
 import io.creel.common.conf.CreelConf;
-import io.creel.storage.rdma.RdmaAvailability;
+import io.creel.rdma.RdmaAvailability;
 import io.creel.storage.rdma.RdmaDevice;
 import io.creel.storage.rdma.RdmaException;
 import io.creel.storage.rdma.RdmaException.Kind;
