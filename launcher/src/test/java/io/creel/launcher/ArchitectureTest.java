@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -49,11 +50,15 @@ class ArchitectureTest {
     }
 
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static final Pattern TEST_JAR = Pattern.compile(".*-tests\\.jar!/.*");
     private static JavaClasses classes;
 
     @BeforeAll
     static void importClasses() {
+        // Test classes come as target/test-classes (a reactor build to the test phase) or as -tests.jar
+        // test-jars (a build that packages): neither is production code.
         classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .withImportOption(location -> !location.matches(TEST_JAR))
                 .importPackages("io.creel");
     }
 
@@ -124,6 +129,20 @@ class ArchitectureTest {
         }
         assertTrue(seen > 20, "the poms were read: " + seen + " dependencies between modules");
         assertEquals(List.of(), wrong, "dependencies that point up or sideways");
+    }
+
+    /**
+     * Fakes, stubs and test kits live in test sources (shared through test-jars, as storage's test kit
+     * and storage-rdma's in-memory RDMA network are), never in a production jar.
+     */
+    @Test
+    void noProductionClassIsAFake() {
+        noClasses().should().resideInAnyPackage("..fake..", "..testkit..", "..testing..")
+                .orShould().haveSimpleNameStartingWith("Fake")
+                .orShould().haveSimpleNameStartingWith("Stub")
+                .orShould().haveSimpleNameStartingWith("Mock")
+                .orShould().haveNameMatching(".*[.$]Memory[^.$]*Provider")
+                .check(classes);
     }
 
     @Test
