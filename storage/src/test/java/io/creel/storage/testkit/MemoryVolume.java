@@ -6,6 +6,8 @@ import io.creel.storage.format.BlockTags;
 import io.creel.storage.spi.BlockMedium;
 import io.creel.storage.spi.BlockRanges;
 import io.creel.storage.spi.Volume;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -15,9 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * A volume in memory for tests: blocks of bytes (each allocated, zeroed, at its first use) and the
  * real {@link BlockTags}, so a test server, or a fake transport reaching one, refuses a stale location
  * for the very reason a storage server does. Its transfers check the range ({@link BlockRanges}) and
- * the tag ({@link BlockTags#checkOrThrow} before a read, {@link BlockTags#claimOrThrow} before a
- * write) as a server's request handler does, and fail by throwing at once, as a same-host transport
- * does.
+ * then follow the {@link ServerRule}, and fail by throwing at once, as a same-host transport does.
  */
 public final class MemoryVolume implements Volume, FakeServer {
     private final int blockSize;
@@ -43,17 +43,22 @@ public final class MemoryVolume implements Volume, FakeServer {
     @Override
     public CompletableFuture<Void> read(BlockLocation at, int offset, ByteBuffer dst) {
         BlockRanges.check(at.server(), at, offset, dst.remaining());
-        tags.checkOrThrow(at.blockNumber(), at.tag(), at.server().address() + " read");
-        dst.put(block(at.blockNumber()).slice(offset, dst.remaining()));
+        try {
+            ServerRule.read(this, at, offset, dst, at.server().address() + " read");
+        } catch (IOException e) {
+            throw new UncheckedIOException("memory cannot fail to read", e); // its medium declares, never throws
+        }
         return CompletableFuture.completedFuture(null);
     }
 
     @Override
     public CompletableFuture<Void> write(BlockLocation at, int offset, ByteBuffer src) {
         BlockRanges.check(at.server(), at, offset, src.remaining());
-        tags.claimOrThrow(at.blockNumber(), at.tag(), at.server().address() + " write");
-        block(at.blockNumber()).put(offset, src, src.position(), src.remaining());
-        src.position(src.limit());
+        try {
+            ServerRule.write(this, at, offset, src, at.server().address() + " write");
+        } catch (IOException e) {
+            throw new UncheckedIOException("memory cannot fail to write", e); // its medium declares, never throws
+        }
         return CompletableFuture.completedFuture(null);
     }
 
