@@ -1,5 +1,6 @@
 package io.creel.storage.testkit;
 
+import io.creel.common.conf.CreelConf;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.protocol.BlockLocation;
@@ -36,6 +37,7 @@ public class FakeTransportProvider implements BlockTransportProvider {
     private volatile boolean throwsInstead;
     private volatile boolean holds;
     private volatile boolean throwsOnClose;
+    private volatile String unavailable;
 
     private final AtomicInteger opens = new AtomicInteger();
     private final AtomicInteger reads = new AtomicInteger();
@@ -98,6 +100,12 @@ public class FakeTransportProvider implements BlockTransportProvider {
         return this;
     }
 
+    /** Cannot be used in this process at all, for {@code reason} (as RDMA on a machine without it). */
+    public FakeTransportProvider unavailableBecause(String reason) {
+        unavailable = reason;
+        return this;
+    }
+
     /** Transfers wait until {@link #release}; whether they fail is decided then. */
     public FakeTransportProvider holding() {
         holds = true;
@@ -153,6 +161,11 @@ public class FakeTransportProvider implements BlockTransportProvider {
     @Override
     public int cost() {
         return cost;
+    }
+
+    @Override
+    public String unavailableReason(CreelConf conf) {
+        return unavailable;
     }
 
     @Override
