@@ -13,10 +13,9 @@ import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.NodeType;
 import io.creel.common.protocol.BlockLocation;
-import io.creel.common.protocol.StorageServerInfo;
-import io.creel.storage.spi.BlockTransport;
 import io.creel.storage.spi.BlockTransportProvider;
 import io.creel.storage.spi.TransportContext;
+import io.creel.storage.testkit.FakeTransportProvider;
 import io.creel.storage.transport.BlockLocator;
 import io.creel.storage.transport.BlockTransfers;
 import io.creel.storage.transport.TransportSelector;
@@ -26,7 +25,6 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** The Bag stream, and how block transports are chosen and fall back. */
@@ -73,37 +71,9 @@ class BagAndTransportTest {
         }
     }
 
-    /** A cheap transport that fails every call with {@code code}. */
-    private static BlockTransportProvider failing(String name, int cost, ErrorCode code, AtomicInteger calls) {
-        return new BlockTransportProvider() {
-            public String name() {
-                return name;
-            }
-
-            public int cost() {
-                return cost;
-            }
-
-            public BlockTransport open(StorageServerInfo server, TransportContext context) {
-                return new BlockTransport() {
-                    public CompletableFuture<Void> read(BlockLocation block, int offset, ByteBuffer dst) {
-                        calls.incrementAndGet();
-                        return CompletableFuture.failedFuture(new CreelException(code, name + " failed"));
-                    }
-
-                    public CompletableFuture<Void> write(BlockLocation block, int offset, ByteBuffer src) {
-                        return read(block, offset, src);
-                    }
-
-                    public String name() {
-                        return name;
-                    }
-
-                    public void close() {
-                    }
-                };
-            }
-        };
+    /** A cheap transport (the test kit's) that fails every call with {@code code}. */
+    private static FakeTransportProvider failing(String name, int cost, ErrorCode code, FakeCluster cluster) {
+        return new FakeTransportProvider(name, cost, server -> cluster.storage).failingWith(code);
     }
 
     @Test
@@ -117,9 +87,9 @@ class BagAndTransportTest {
             CreelConf conf = cluster.conf();
             List<BlockTransportProvider> fakes = TransportSelector.loadProviders();
 
-            AtomicInteger localCalls = new AtomicInteger();
-            try (BlockTransfers t = new BlockTransfers(new TransportSelector(List.of(fakes.get(0),
-                    failing("local", 0, ErrorCode.INTERNAL, localCalls)), new TransportContext(conf, null)))) {
+            FakeTransportProvider local = failing("local", 0, ErrorCode.INTERNAL, cluster);
+            try (BlockTransfers t = new BlockTransfers(new TransportSelector(List.of(fakes.get(0), local),
+                    new TransportContext(conf, null)))) {
                 CreelClient c = cluster.client();
                 CreelNode node = get(c.lookup("/f"));
                 BlockLocation block = get(c.blockCache().get(new io.creel.client.block.BlockKey(0, node.info().id(), 0),
@@ -127,16 +97,15 @@ class BagAndTransportTest {
                 ByteBuffer dst = ByteBuffer.allocate(100);
                 get(t.read("/f", 0, BlockLocator.at(block), 0, dst));
                 assertArrayEquals(data, dst.array());
-                assertEquals(1, localCalls.get(), "tried the cheap transport once");
+                assertEquals(1, local.reads(), "tried the cheap transport once");
                 assertEquals("fake", t.selector().transportName(block.server(), Direction.READ),
                         "then kept the fallback");
                 get(t.read("/f", 0, BlockLocator.at(block), 0, ByteBuffer.allocate(10)));
-                assertEquals(1, localCalls.get());
+                assertEquals(1, local.reads());
             }
 
-            AtomicInteger staleCalls = new AtomicInteger();
             try (BlockTransfers t = new BlockTransfers(new TransportSelector(List.of(fakes.get(0),
-                    failing("local", 0, ErrorCode.STALE_BLOCK, staleCalls)), new TransportContext(conf, null)))) {
+                    failing("local", 0, ErrorCode.STALE_BLOCK, cluster)), new TransportContext(conf, null)))) {
                 assertEquals(ErrorCode.STALE_BLOCK, failure(t.read("/f", 0, BlockLocator.at(loc), 0,
                         ByteBuffer.allocate(10))).code(), "a stale block is stale on every transport");
                 assertEquals("local", t.selector().transportName(loc.server(), Direction.READ));

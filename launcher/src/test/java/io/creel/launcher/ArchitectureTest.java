@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,9 +32,10 @@ class ArchitectureTest {
 
     static {
         layer(0, "common");
-        layer(1, "storage");
+        // rdma-native knows no Creel module; it sits with the kernel so both RDMA users can share it.
+        layer(1, "storage", "rdma-native");
         layer(2, "storage-tcp", "storage-local", "storage-rdma");
-        // NVMe-oF over RDMA runs jNVMf on storage-rdma's libdisni.so and asks it whether RDMA is there.
+        // Its tests run a namenode and clients; its code needs only storage and rdma-native.
         layer(3, "storage-nvmf", "namenode", "client");
         layer(4, "cli", "minicluster", "ops");
         layer(5, "hdfs-adapter", "spark-shuffle", "spark-broadcast", "ycsb-binding", "bench");
@@ -48,11 +50,15 @@ class ArchitectureTest {
     }
 
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static final Pattern TEST_JAR = Pattern.compile(".*-tests\\.jar!/.*");
     private static JavaClasses classes;
 
     @BeforeAll
     static void importClasses() {
+        // Test classes come as target/test-classes (a reactor build to the test phase) or as -tests.jar
+        // test-jars (a build that packages): neither is production code.
         classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .withImportOption(location -> !location.matches(TEST_JAR))
                 .importPackages("io.creel");
     }
 
@@ -125,6 +131,20 @@ class ArchitectureTest {
         assertEquals(List.of(), wrong, "dependencies that point up or sideways");
     }
 
+    /**
+     * Fakes, stubs and test kits live in test sources (shared through test-jars, as storage's test kit
+     * and storage-rdma's in-memory RDMA network are), never in a production jar.
+     */
+    @Test
+    void noProductionClassIsAFake() {
+        noClasses().should().resideInAnyPackage("..fake..", "..testkit..", "..testing..")
+                .orShould().haveSimpleNameStartingWith("Fake")
+                .orShould().haveSimpleNameStartingWith("Stub")
+                .orShould().haveSimpleNameStartingWith("Mock")
+                .orShould().haveNameMatching(".*[.$]Memory[^.$]*Provider")
+                .check(classes);
+    }
+
     @Test
     void commonKnowsNoOtherCreelPackage() {
         noClasses().that().resideInAPackage("io.creel.common..")
@@ -158,6 +178,30 @@ class ArchitectureTest {
                         "io.creel.storage.server..", "io.creel.storage.runtime..", "io.creel.storage.format..",
                         "io.creel.storage.transport..", "io.creel.storage.nvmf.tier..", "io.creel.storage.nvmf.transport..",
                         "io.creel.storage.nvmf.volume..", "io.creel.storage.nvmf.target..", "io.creel.storage.nvmf.rdma..")
+                .check(classes);
+    }
+
+    @Test
+    void rdmaDetectionKnowsNoCreelModule() {
+        noClasses().that().resideInAPackage("io.creel.rdma..")
+                .should().dependOnClassesThat().resideOutsideOfPackages("io.creel.rdma..", "java..", "com.ibm.disni..")
+                .check(classes);
+    }
+
+    /** DiSNI, DaRPC and jNVMf stay with RDMA: the NVMe/TCP path and everything else run without them. */
+    @Test
+    void onlyTheRdmaPathsKnowDisniDarpcAndJnvmf() {
+        noClasses().that().resideOutsideOfPackages("io.creel.rdma..", "io.creel.storage.rdma..",
+                        "io.creel.storage.nvmf.rdma..")
+                .should().dependOnClassesThat().resideInAnyPackage("com.ibm.disni..", "com.ibm.darpc..",
+                        "com.ibm.jnvmf..")
+                .check(classes);
+    }
+
+    @Test
+    void theNvmfTierUsesNoRdmaTransport() {
+        noClasses().that().resideInAPackage("io.creel.storage.nvmf..")
+                .should().dependOnClassesThat().resideInAPackage("io.creel.storage.rdma..")
                 .check(classes);
     }
 

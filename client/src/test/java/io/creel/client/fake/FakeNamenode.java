@@ -198,7 +198,7 @@ public final class FakeNamenode implements AutoCloseable {
             moveRequests.incrementAndGet();
         }
         if (move && gate != null) {
-            FakeTransportProvider.TIMER.execute(() -> {
+            FakeStorage.TIMER.execute(() -> {
                 try {
                     gate.await(20, TimeUnit.SECONDS);
                 } catch (InterruptedException e) {

@@ -2,21 +2,35 @@ package io.creel.client.fake;
 
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
+import io.creel.common.protocol.BlockLocation;
 import io.creel.common.protocol.StorageServerInfo;
+import io.creel.storage.testkit.FakeServer;
+import io.creel.storage.testkit.MemoryVolume;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * An in-memory storage server for tests: blocks in byte arrays, tag checks like a real server,
- * optional delay and injected failures, and counters of what clients did. Reached through
- * {@link FakeTransportProvider} (tier "fake"), found by its port in a registry.
+ * An in-memory storage server for tests: its blocks are the test kit's {@link MemoryVolume} (the
+ * real tag rule), with optional delay and injected failures, and counters of what clients did.
+ * Reached through {@link FakeStorageTransport} (tier "fake"), found by its port in a registry.
  */
-public final class FakeStorage {
+public final class FakeStorage implements FakeServer {
+    /** Where transfers (and the fake namenode's delayed answers) run when they do not run at once. */
+    static final ScheduledExecutorService TIMER = Executors.newScheduledThreadPool(4, r -> {
+        Thread t = new Thread(r, "fake-transport");
+        t.setDaemon(true);
+        return t;
+    });
+
     private static final AtomicInteger PORTS = new AtomicInteger(40000);
     private static final Map<Integer, FakeStorage> REGISTRY = new ConcurrentHashMap<>();
 
@@ -26,8 +40,7 @@ public final class FakeStorage {
 
     private final StorageServerInfo info;
     private final int blockSize;
-    private final Map<Long, byte[]> blocks = new ConcurrentHashMap<>();
-    private final Map<Long, Long> tags = new ConcurrentHashMap<>();
+    private final MemoryVolume volume;
     private final AtomicLong nextBlock = new AtomicLong();
     private final AtomicLong nextTag = new AtomicLong(System.currentTimeMillis() << 20);
     public final AtomicInteger readsInFlight = new AtomicInteger();
@@ -59,6 +72,7 @@ public final class FakeStorage {
         this.blockSize = blockSize;
         this.info = StorageServerInfo.of(1, "fake", "dram", "fake-host", port, "fake-machine", blockCount, blockSize,
                 port * 31L, java.util.Map.of());
+        this.volume = MemoryVolume.of(info);
         REGISTRY.put(port, this);
     }
 
@@ -81,8 +95,7 @@ public final class FakeStorage {
             throw new CreelException(ErrorCode.OUT_OF_SPACE, "fake storage is full");
         }
         long tag = nextTag.incrementAndGet();
-        tags.put(b, tag);
-        blocks.put(b, new byte[blockSize]);
+        volume.reallocate(b, tag);
         return new long[] {b, tag};
     }
 
@@ -92,19 +105,59 @@ public final class FakeStorage {
 
     /** Writes directly, as the namenode does for directory records. */
     public void put(long block, long tag, int offset, ByteBuffer src) {
-        check(block, tag, offset, src.remaining());
-        src.get(blocks.get(block), offset, src.remaining());
+        volume.write(new BlockLocation(0, 0, info, block, tag), offset, src);
     }
 
-    void read(long block, long tag, int offset, ByteBuffer dst) {
+    @Override
+    public CompletableFuture<Void> read(BlockLocation block, int offset, ByteBuffer dst) {
+        int now = readsInFlight.incrementAndGet();
+        maxReadsInFlight.accumulateAndGet(now, Math::max);
+        reads.incrementAndGet();
+        onReadStart.run();
+        return later(() -> {
+            try {
+                read(block.blockNumber(), block.tag(), offset, dst);
+            } finally {
+                readsInFlight.decrementAndGet();
+            }
+        });
+    }
+
+    @Override
+    public CompletableFuture<Void> write(BlockLocation block, int offset, ByteBuffer src) {
+        return later(() -> write(block.blockNumber(), block.tag(), offset, src));
+    }
+
+    /** Runs a transfer as this server answers: at once, after its delay, or on the timer's threads. */
+    private CompletableFuture<Void> later(Runnable r) {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        Runnable task = () -> {
+            try {
+                r.run();
+                f.complete(null);
+            } catch (RuntimeException e) {
+                f.completeExceptionally(e);
+            }
+        };
+        long d = delayMillis;
+        if (synchronous) {
+            task.run();
+        } else if (d > 0) {
+            TIMER.schedule(task, d, TimeUnit.MILLISECONDS);
+        } else {
+            TIMER.execute(task);
+        }
+        return f;
+    }
+
+    private void read(long block, long tag, int offset, ByteBuffer dst) {
         if (failReads != null) {
             throw new CreelException(failReads, "injected read failure on fake block " + block);
         }
-        check(block, tag, offset, dst.remaining());
-        dst.put(blocks.get(block), offset, dst.remaining());
+        volume.read(new BlockLocation(0, 0, info, block, tag), offset, dst);
     }
 
-    void write(long block, long tag, int offset, ByteBuffer src) {
+    private void write(long block, long tag, int offset, ByteBuffer src) {
         if (failWrites != null) {
             throw new CreelException(failWrites, "injected write failure on fake block " + block);
         }
@@ -124,19 +177,8 @@ public final class FakeStorage {
         put(block, tag, offset, src);
     }
 
-    private void check(long block, long tag, int offset, int length) {
-        Long t = tags.get(block);
-        if (t == null || t != tag) {
-            throw new CreelException(ErrorCode.STALE_BLOCK, "fake block " + block + " has tag " + t + ", not " + tag);
-        }
-        if (offset < 0 || offset + length > blockSize) {
-            throw new CreelException(ErrorCode.INVALID_ARGUMENT, "range " + offset + "+" + length
-                    + " exceeds block size " + blockSize);
-        }
-    }
-
     /** Reallocates a block's tag, making every location handed out for it stale. */
     public void retag(long block) {
-        tags.put(block, nextTag.incrementAndGet());
+        volume.reallocate(block, nextTag.incrementAndGet());
     }
 }

@@ -2,6 +2,7 @@ package io.creel.common.rpc;
 
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
+import io.creel.common.inflight.InFlightTable;
 import io.creel.common.net.HostPort;
 import io.creel.common.protocol.Frame;
 import io.creel.common.protocol.Message;
@@ -19,7 +20,6 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -43,7 +43,7 @@ public final class RpcClient implements RpcConnection {
     private final Channel channel;
     private final Duration requestTimeout;
     private final AtomicLong nextId = new AtomicLong(1);
-    private final ConcurrentHashMap<Long, Pending<?>> pending = new ConcurrentHashMap<>();
+    private final InFlightTable<Long, Pending<?>> pending = new InFlightTable<>();
     private volatile String closeReason;
     /** What a request on a closed connection fails with: UNAUTHENTICATED once TLS refused this client. */
     private volatile ErrorCode closeCode = ErrorCode.UNAVAILABLE;
@@ -275,9 +275,13 @@ public final class RpcClient implements RpcConnection {
     private void expire(long id) {
         Pending<?> gone = pending.remove(id);
         if (gone != null) {
-            gone.future.completeExceptionally(new CreelException(ErrorCode.TIMEOUT,
-                    gone.op + " to " + remote + " got no reply within " + gone.timeoutMillis + " ms"));
+            timedOut(gone);
         }
+    }
+
+    private void timedOut(Pending<?> gone) {
+        gone.future.completeExceptionally(new CreelException(ErrorCode.TIMEOUT,
+                gone.op + " to " + remote + " got no reply within " + gone.timeoutMillis + " ms"));
     }
 
     private void startSweeping() {
@@ -288,12 +292,7 @@ public final class RpcClient implements RpcConnection {
 
     /** Fails every request whose deadline has passed. */
     private void sweep() {
-        long now = System.nanoTime();
-        for (var e : pending.entrySet()) {
-            if (now - e.getValue().deadline >= 0) {
-                expire(e.getKey());
-            }
-        }
+        pending.sweep(System.nanoTime(), (id, p) -> timedOut(p));
     }
 
     private void onWritten(long id, io.netty.util.concurrent.Future<?> f) {
@@ -328,13 +327,10 @@ public final class RpcClient implements RpcConnection {
                 LOG.debug("event loop of the connection to {} is gone: {}", remote, e.toString());
             }
         }
-        for (Long id : pending.keySet()) {
-            Pending<?> p = pending.remove(id);
-            if (p != null) {
-                p.cancelTimer();
-                p.future.completeExceptionally(lost(reason));
-            }
-        }
+        pending.failAll(p -> {
+            p.cancelTimer();
+            p.future.completeExceptionally(lost(reason));
+        });
     }
 
     @Override
@@ -408,7 +404,7 @@ public final class RpcClient implements RpcConnection {
     }
 
     /** A request waiting for its reply. */
-    static final class Pending<T> {
+    static final class Pending<T> implements InFlightTable.Deadlined {
         final Opcode op;
         final ReplyDecoder<T> decoder;
         /** Where the payload of a successful reply goes, or {@code null} to decode the reply. */
@@ -424,6 +420,11 @@ public final class RpcClient implements RpcConnection {
             this.op = op;
             this.decoder = decoder;
             this.target = target;
+        }
+
+        @Override
+        public long deadlineNanos() {
+            return deadline;
         }
 
         /** Whether the request still waits: while it does, its destination is this connection's to write. */

@@ -5,22 +5,24 @@ import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.DirectoryRecord;
 import io.creel.common.protocol.BlockLocation;
 import io.creel.namenode.records.RecordStore;
+import io.creel.storage.testkit.FakeServer;
+import io.creel.storage.testkit.MemoryVolume;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Blocks held in memory, with the storage servers' tag rule (a write claims the block for its tag
- * and is refused if a newer tag owns it). Serves as the namespace tests' record store and behind
- * the "memory" test transport.
+ * Blocks held in memory, one test-kit {@link MemoryVolume} per storage server address, so writes
+ * follow the storage servers' tag rule (a write claims the block for its tag and is refused if a
+ * newer tag owns it). Serves as the namespace tests' record store and behind the "memory" test
+ * transport.
  */
-public final class MemoryBlocks implements RecordStore {
+public final class MemoryBlocks implements RecordStore, FakeServer {
     /** The instance behind {@link MemoryTransportProvider}. */
     public static final MemoryBlocks SHARED = new MemoryBlocks();
 
-    private final Map<String, ByteBuffer> data = new HashMap<>();
-    private final Map<String, Long> tags = new HashMap<>();
+    private final Map<String, MemoryVolume> volumes = new HashMap<>();
     private volatile boolean failing;
     /** Servers (host:port) whose blocks cannot be reached. */
     private final java.util.Set<String> unreachable = new java.util.HashSet<>();
@@ -50,33 +52,29 @@ public final class MemoryBlocks implements RecordStore {
             return CompletableFuture.failedFuture(new CreelException(ErrorCode.UNAVAILABLE, "storage server "
                     + block.server().address() + " cannot be reached (memory block store, on purpose)"));
         }
-        String key = key(block);
-        long current = tags.getOrDefault(key, 0L);
-        if (Long.compareUnsigned(current, block.tag()) > 0) {
-            return CompletableFuture.failedFuture(new CreelException(ErrorCode.STALE_BLOCK, "block " + key
-                    + " belongs to a newer tag"));
+        try {
+            volumes.computeIfAbsent(block.server().address(), a -> MemoryVolume.of(block.server()))
+                    .write(block, offset, src);
+        } catch (CreelException e) {
+            return CompletableFuture.failedFuture(e);
         }
-        tags.put(key, block.tag());
-        ByteBuffer b = data.computeIfAbsent(key, k -> ByteBuffer.allocate(block.server().blockSize()));
-        b.put(offset, src, src.position(), src.remaining());
-        src.position(src.limit());
         writes++;
         return CompletableFuture.completedFuture(null);
     }
 
+    /** The namenode never reads blocks through a transport; only {@link #record} reads them back. */
+    @Override
+    public CompletableFuture<Void> read(BlockLocation block, int offset, ByteBuffer dst) {
+        throw new UnsupportedOperationException("the namenode only writes records");
+    }
+
     /** The record at {@code slot} of a container whose block holding that slot is {@code block}. */
     public synchronized DirectoryRecord record(BlockLocation block, int slot) {
-        ByteBuffer b = data.get(key(block));
-        if (b == null || !tags.get(key(block)).equals(block.tag())) {
+        MemoryVolume v = volumes.get(block.server().address());
+        if (v == null || block.tag() == 0 || !v.tags().matches(block.blockNumber(), block.tag())) {
             return null;
         }
         int offset = (int) ((long) slot * DirectoryRecord.SIZE % block.server().blockSize());
-        ByteBuffer view = b.duplicate();
-        view.position(offset);
-        return DirectoryRecord.readFrom(view);
-    }
-
-    private static String key(BlockLocation b) {
-        return b.server().address() + "#" + b.blockNumber();
+        return DirectoryRecord.readFrom(ByteBuffer.wrap(v.get(block.blockNumber(), offset, DirectoryRecord.SIZE)));
     }
 }

@@ -34,6 +34,11 @@ public final class RdmaException extends IOException {
     private final Kind kind;
     private final transient InetSocketAddress peer;
 
+    /** {@link Kind#NOT_AVAILABLE}: no RDMA in this process, for {@code why} (no peer involved). */
+    public static RdmaException notAvailable(String why) {
+        return new RdmaException(Kind.NOT_AVAILABLE, null, why);
+    }
+
     public RdmaException(Kind kind, InetSocketAddress peer, String message) {
         super(message);
         this.kind = Objects.requireNonNull(kind, "kind");

@@ -2,7 +2,7 @@ package io.creel.storage.rdma;
 
 import java.net.InetAddress;
 
-/** Opens RDMA devices: the real one (DiSNI over libdisni.so) or an in-memory fake for tests. */
+/** Opens RDMA devices: the real one (DiSNI over libdisni.so) or, in tests, the in-memory fake of this module's test-jar. */
 public interface RdmaProvider {
     /**
      * Opens the RDMA device behind the network interface that has {@code localAddress}.

@@ -12,7 +12,10 @@ public interface BlockTransportProvider {
     /** Provider name, for logs. */
     String name();
 
-    /** Relative cost of moving a byte this way; lower is preferred (same-host mapping before TCP). */
+    /**
+     * Relative cost of moving a byte this way; lower is preferred. A real transport returns the
+     * {@link TransportCost#value()} of its kind of path, so all of them are ordered in one table.
+     */
     int cost();
 
     /**

@@ -3,18 +3,17 @@ package io.creel.storage.server;
 import io.creel.storage.format.BlockTags;
 import io.creel.storage.spi.BlockMedium;
 import io.creel.storage.spi.Volume;
-import java.nio.ByteBuffer;
+import io.creel.storage.testkit.MemoryVolume;
 import java.util.Map;
 
-/** A volume of 16 blocks of 4 KiB over a heap buffer, with its tags in a direct buffer. */
+/** A volume of 16 blocks of 4 KiB in memory (the test kit's), that follows its {@link ServerPlan}. */
 final class FakeVolume implements Volume {
     static final int BLOCK_SIZE = 4096;
     static final int BLOCK_COUNT = 16;
     static final long TOKEN = 0x5eed_f00dL;
 
     private final ServerPlan plan;
-    private final FakeMedium medium = new FakeMedium(ByteBuffer.allocate(BLOCK_SIZE * BLOCK_COUNT), BLOCK_SIZE);
-    private final BlockTags tags = new BlockTags(ByteBuffer.allocateDirect(BLOCK_COUNT * 8), BLOCK_COUNT);
+    private final MemoryVolume memory = new MemoryVolume(BLOCK_SIZE, BLOCK_COUNT, TOKEN);
 
     FakeVolume(ServerPlan plan) {
         this.plan = plan;
@@ -27,17 +26,17 @@ final class FakeVolume implements Volume {
 
     @Override
     public BlockMedium medium() {
-        return medium;
+        return memory.medium();
     }
 
     @Override
     public BlockTags tags() {
-        return tags;
+        return memory.tags();
     }
 
     @Override
     public long token() {
-        return TOKEN;
+        return memory.token();
     }
 
     @Override
@@ -47,7 +46,7 @@ final class FakeVolume implements Volume {
 
     @Override
     public String summary() {
-        return "fake volume of " + BLOCK_COUNT + " blocks in a " + medium.describe();
+        return "fake volume of " + BLOCK_COUNT + " blocks in a " + memory.medium().describe();
     }
 
     @Override

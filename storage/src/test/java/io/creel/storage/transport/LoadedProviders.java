@@ -1,5 +1,8 @@
 package io.creel.storage.transport;
 
+import io.creel.storage.testkit.FakeServers;
+import io.creel.storage.testkit.FakeTransportProvider;
+
 /**
  * Two providers registered in this module's test {@code META-INF/services}, costliest first, to see
  * the selector find and order what is on the class path.

@@ -12,6 +12,8 @@ import io.creel.common.protocol.BlockLocation;
 import io.creel.common.protocol.StorageServerInfo;
 import io.creel.storage.spi.BlockTransportProvider;
 import io.creel.storage.spi.TransportContext;
+import io.creel.storage.testkit.FakeServers;
+import io.creel.storage.testkit.FakeTransportProvider;
 import io.creel.storage.transport.TransportSelector.Direction;
 import java.nio.ByteBuffer;
 import java.util.List;

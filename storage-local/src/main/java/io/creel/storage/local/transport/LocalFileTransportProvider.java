@@ -6,6 +6,7 @@ import io.creel.storage.format.ServerLiveness;
 import io.creel.storage.spi.BlockTransport;
 import io.creel.storage.spi.BlockTransportProvider;
 import io.creel.storage.spi.TransportContext;
+import io.creel.storage.spi.TransportCost;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -27,7 +28,7 @@ public final class LocalFileTransportProvider implements BlockTransportProvider 
 
     @Override
     public int cost() {
-        return 20;
+        return TransportCost.SAME_HOST_FILE.value();
     }
 
     @Override

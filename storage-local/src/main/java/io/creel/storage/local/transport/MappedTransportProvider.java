@@ -7,6 +7,7 @@ import io.creel.storage.format.ServerLiveness;
 import io.creel.storage.spi.BlockTransport;
 import io.creel.storage.spi.BlockTransportProvider;
 import io.creel.storage.spi.TransportContext;
+import io.creel.storage.spi.TransportCost;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -29,7 +30,7 @@ public final class MappedTransportProvider implements BlockTransportProvider {
 
     @Override
     public int cost() {
-        return 10;
+        return TransportCost.SAME_HOST_MEMORY.value();
     }
 
     @Override

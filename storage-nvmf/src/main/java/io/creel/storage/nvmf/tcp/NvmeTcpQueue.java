@@ -11,9 +11,6 @@ import io.creel.storage.nvmf.tcp.pdu.CapsuleResponsePdu;
 import io.creel.storage.nvmf.tcp.pdu.CommonHeader;
 import io.creel.storage.nvmf.tcp.pdu.DataPdu;
 import io.creel.storage.nvmf.tcp.pdu.FatalErrorStatus;
-import io.creel.storage.nvmf.tcp.pdu.IcReqPdu;
-import io.creel.storage.nvmf.tcp.pdu.IcRespPdu;
-import io.creel.storage.nvmf.tcp.pdu.PduDigest;
 import io.creel.storage.nvmf.tcp.pdu.PduException;
 import io.creel.storage.nvmf.tcp.pdu.PduReader;
 import io.creel.storage.nvmf.tcp.pdu.PduType;
@@ -29,7 +26,6 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.DuplexChannel;
-import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
@@ -50,6 +46,11 @@ import org.slf4j.LoggerFactory;
  * every command on it with an error naming the cause: after a timeout the controller may still
  * answer that CID, so the CID, and with it the queue, cannot be used again. Commands beyond the
  * queue depth wait in order for a free CID; their timeout starts when they are sent.
+ *
+ * <p>The parts live apart, each confined to the event loop: {@link IcNegotiation} checks the
+ * connection setup, {@link CommandSlots} holds the commands in flight by CID and finds the overdue
+ * ones, {@link PduOutput} writes PDUs and batches their flushes. This handler dispatches what the
+ * target sends, checks data transfers against their commands, and closes the queue.
  */
 final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduReader.Handler {
     private static final Logger LOG = LoggerFactory.getLogger(NvmeTcpQueue.class);
@@ -67,21 +68,18 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
     private final NvmeTcpOptions options;
     private final String name;
     private final EventLoop loop;
-    private final CommandSlot[] slots;
-    private final int[] freeCids;
+    private final CommandSlots cids;
     private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
     private final PduReader reader;
-    private final PduDigest sendDigest = new PduDigest();
+    private final PduOutput out;
     private final SubmissionEntry sqe = new SubmissionEntry();
     private final CompletionEntry cqe = new CompletionEntry();
     private final long timeoutNanos;
     private final int capsuleDataLimit;
     private final CompletableFuture<NvmeTcpQueue> ready = new CompletableFuture<>();
     private final CompletableFuture<NvmfException> closed = new CompletableFuture<>();
-    private final Runnable flushTask = this::flushNow;
 
     private volatile State state = State.CONNECTING;
-    private int freeCount;
     private Channel channel;
     private boolean headerDigest;
     private boolean dataDigest;
@@ -89,8 +87,6 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
     private long maxH2cData;
     private long icDeadline;
     private ScheduledFuture<?> sweeper;
-    private boolean flushScheduled;
-    private boolean unflushed;
     private NvmfException closeCause;
     private CommandSlot dataSlot;
     private long dataOffset;
@@ -103,13 +99,8 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
         this.loop = loop;
         this.capsuleDataLimit = capsuleDataLimit;
         this.name = (qid == 0 ? "admin queue" : "I/O queue " + qid) + " of " + endpoint;
-        this.slots = new CommandSlot[depth];
-        this.freeCids = new int[depth];
-        for (int i = 0; i < depth; i++) {
-            slots[i] = new CommandSlot(i);
-            freeCids[i] = depth - 1 - i;
-        }
-        this.freeCount = depth;
+        this.cids = new CommandSlots(depth);
+        this.out = new PduOutput(loop);
         this.timeoutNanos = options.commandTimeout().toNanos();
         this.reader = new PduReader(PduReader.Role.HOST, maxReadBytes, this);
     }
@@ -166,7 +157,7 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
     }
 
     int depth() {
-        return slots.length;
+        return cids.depth();
     }
 
     /** Completes, with the reason, when the queue has closed. */
@@ -230,7 +221,7 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
             f.completeExceptionally(notSent(command));
             return;
         }
-        if (freeCount == 0 || !waiting.isEmpty()) {
+        if (!cids.hasFree() || !waiting.isEmpty()) {
             waiting.add(new Waiting(command, f, wantsResult));
             sendWaiting();
             return;
@@ -248,7 +239,7 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
     }
 
     private void sendWaiting() {
-        while (freeCount > 0 && closeCause == null) {
+        while (cids.hasFree() && closeCause == null) {
             Waiting w = waiting.poll();
             if (w == null) {
                 return;
@@ -258,69 +249,30 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
     }
 
     private void issue(NvmeCommand command, CompletableFuture<Object> f, boolean wantsResult) {
-        CommandSlot slot = slots[freeCids[--freeCount]];
+        CommandSlot slot = cids.take();
         slot.begin(command, f, wantsResult, System.nanoTime() + timeoutNanos);
         int length = command.dataLength();
         boolean inCapsule = command.direction() == DataDirection.HOST_TO_CONTROLLER && length > 0
                 && length <= capsuleDataLimit;
         slot.inCapsule = inCapsule;
-        ByteBuf out = channel.alloc().buffer(PduType.CAPSULE_CMD.headerLength() + 4 + 128);
-        int start = out.writerIndex();
-        int sqeIndex = CapsuleCommandPdu.encodeHeader(out, headerDigest, dataDigest, cpda, inCapsule ? length : 0);
-        command.encode(sqe.wrap(out, sqeIndex));
+        ByteBuf capsule = out.alloc().buffer(PduType.CAPSULE_CMD.headerLength() + 4 + 128);
+        int start = capsule.writerIndex();
+        int sqeIndex = CapsuleCommandPdu.encodeHeader(capsule, headerDigest, dataDigest, cpda, inCapsule ? length : 0);
+        command.encode(sqe.wrap(capsule, sqeIndex));
         sqe.cid(slot.cid).flags(SubmissionEntry.FLAGS_SGL).sgl(0, length,
                 inCapsule ? SubmissionEntry.SGL_IN_CAPSULE : SubmissionEntry.SGL_TRANSPORT_DATA_BLOCK);
         if (headerDigest) {
-            sendDigest.appendHeaderDigest(out, start, PduType.CAPSULE_CMD.headerLength());
+            out.appendHeaderDigest(capsule, start, PduType.CAPSULE_CMD.headerLength());
         }
         if (inCapsule) {
-            out.writeZero(start + CapsuleCommandPdu.dataOffset(headerDigest, cpda) - out.writerIndex());
+            capsule.writeZero(start + CapsuleCommandPdu.dataOffset(headerDigest, cpda) - capsule.writerIndex());
         }
-        write(out);
+        out.write(capsule);
         if (inCapsule) {
-            writeData(command.data(), 0, length);
+            out.writeData(command.data(), 0, length);
             slot.transferred = length;
         }
-        scheduleFlush();
-    }
-
-    private void write(ByteBuf b) {
-        channel.write(b, channel.voidPromise());
-        unflushed = true;
-    }
-
-    private void writeData(ByteBuffer[] data, long offset, int length) {
-        if (dataDigest) {
-            sendDigest.reset();
-        }
-        TransferBuffers.slices(data, offset, length, slice -> {
-            if (dataDigest) {
-                sendDigest.update(slice);
-            }
-            write(TransferBuffers.wrap(slice));
-        });
-        if (dataDigest) {
-            ByteBuf d = channel.alloc().buffer(CommonHeader.DIGEST_LENGTH);
-            d.writeIntLE(sendDigest.value());
-            write(d);
-        }
-    }
-
-    // Flushing once per batch of submissions rather than per command: the flush task runs after the
-    // submissions already queued on the event loop.
-    private void scheduleFlush() {
-        if (!flushScheduled) {
-            flushScheduled = true;
-            loop.execute(flushTask);
-        }
-    }
-
-    private void flushNow() {
-        flushScheduled = false;
-        if (unflushed && channel != null) {
-            unflushed = false;
-            channel.flush();
-        }
+        out.scheduleFlush();
     }
 
     // ---- channel events ----
@@ -328,6 +280,7 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         channel = ctx.channel();
+        out.attach(channel);
     }
 
     @Override
@@ -337,9 +290,7 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
         long tick = Math.max(5, Math.min(100, Math.min(options.commandTimeout().toMillis(),
                 options.connectTimeout().toMillis()) / 4));
         sweeper = loop.scheduleAtFixedRate(this::sweep, tick, tick, TimeUnit.MILLISECONDS);
-        ByteBuf icreq = ctx.alloc().buffer(PduType.IC_REQ.headerLength());
-        IcReqPdu.encode(icreq, options.headerDigest(), options.dataDigest(), 0, 0);
-        ctx.writeAndFlush(icreq, ctx.voidPromise());
+        ctx.writeAndFlush(IcNegotiation.icReq(ctx.alloc(), options), ctx.voidPromise());
     }
 
     @Override
@@ -359,7 +310,7 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
-        flushNow();
+        out.flush();
     }
 
     @Override
@@ -403,50 +354,26 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
         if (state != State.INITIALIZING) {
             throw new PduException(FatalErrorStatus.PDU_SEQUENCE_ERROR, 0, "a second ICResp");
         }
-        int pfv = IcRespPdu.pfv(h);
-        if (pfv != 0) {
-            throw new PduException(FatalErrorStatus.UNSUPPORTED_PARAMETER, IcRespPdu.OFFSET_PFV,
-                    "ICResp with PDU format version " + pfv + " (this host speaks version 0)");
-        }
-        int c = IcRespPdu.cpda(h);
-        if (c > 31) {
-            throw new PduException(FatalErrorStatus.INVALID_PDU_HEADER_FIELD, IcRespPdu.OFFSET_CPDA,
-                    "ICResp with CPDA " + c + " (at most 31)");
-        }
-        long maxData = IcRespPdu.maxH2cData(h);
-        if (maxData < IcRespPdu.MIN_MAXH2CDATA) {
-            throw new PduException(FatalErrorStatus.INVALID_PDU_HEADER_FIELD, IcRespPdu.OFFSET_MAXH2CDATA,
-                    "ICResp with MAXH2CDATA " + maxData + " (at least " + IcRespPdu.MIN_MAXH2CDATA + ")");
-        }
-        boolean hd = IcRespPdu.headerDigest(h);
-        boolean dd = IcRespPdu.dataDigest(h);
-        if (hd != options.headerDigest() || dd != options.dataDigest()) {
-            throw new PduException(FatalErrorStatus.UNSUPPORTED_PARAMETER, IcRespPdu.OFFSET_DGST, String.format(
-                    "the host asked for header digest %s, data digest %s; the controller answered %s, %s",
-                    onOff(options.headerDigest()), onOff(options.dataDigest()), onOff(hd), onOff(dd)));
-        }
-        headerDigest = hd;
-        dataDigest = dd;
-        cpda = c;
-        // H2CData PDUs are cut at a multiple of 4 bytes so their data stays dword-aligned
-        maxH2cData = maxData & ~3L;
-        reader.digests(hd, dd);
+        IcNegotiation n = IcNegotiation.accept(h, options);
+        headerDigest = n.headerDigest();
+        dataDigest = n.dataDigest();
+        cpda = n.cpda();
+        maxH2cData = n.maxH2cData();
+        out.dataDigest(dataDigest);
+        reader.digests(headerDigest, dataDigest);
         state = State.READY;
-        LOG.debug("{}: connected (header digest {}, data digest {}, MAXH2CDATA {}, CPDA {})", name, onOff(hd),
-                onOff(dd), maxData, c);
+        LOG.debug("{}: connected (header digest {}, data digest {}, MAXH2CDATA {}, CPDA {})", name,
+                IcNegotiation.onOff(headerDigest), IcNegotiation.onOff(dataDigest), n.maxH2cDataAnswered(), cpda);
         ready.complete(this);
     }
 
-    private static String onOff(boolean b) {
-        return b ? "on" : "off";
-    }
-
     private CommandSlot activeSlot(int cid, int fieldOffset, String what) throws PduException {
-        if (cid >= slots.length || !slots[cid].active()) {
+        CommandSlot slot = cids.active(cid);
+        if (slot == null) {
             throw new PduException(FatalErrorStatus.INVALID_PDU_HEADER_FIELD, fieldOffset,
                     what + " for CID " + cid + ", which has no outstanding command");
         }
-        return slots[cid];
+        return slot;
     }
 
     private void onResponse(ByteBuf h) throws PduException {
@@ -477,14 +404,14 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
         int ttag = R2tPdu.ttag(h);
         while (length > 0) {
             int n = (int) Math.min(length, maxH2cData);
-            ByteBuf hdr = channel.alloc().buffer(PduType.H2C_DATA.headerLength() + CommonHeader.DIGEST_LENGTH);
+            ByteBuf hdr = out.alloc().buffer(PduType.H2C_DATA.headerLength() + CommonHeader.DIGEST_LENGTH);
             DataPdu.encodeHeader(hdr, PduType.H2C_DATA, n == length ? CommonHeader.FLAG_LAST_PDU : 0, headerDigest,
                     dataDigest, cid, ttag, offset, n);
             if (headerDigest) {
-                sendDigest.appendHeaderDigest(hdr, 0, PduType.H2C_DATA.headerLength());
+                out.appendHeaderDigest(hdr, 0, PduType.H2C_DATA.headerLength());
             }
-            write(hdr);
-            writeData(command.data(), offset, n);
+            out.write(hdr);
+            out.writeData(command.data(), offset, n);
             offset += n;
             length -= n;
             slot.transferred += n;
@@ -552,7 +479,7 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
         boolean digestError = slot.dataDigestError;
         long transferred = slot.transferred;
         slot.clear();
-        freeCids[freeCount++] = slot.cid;
+        cids.release(slot);
         if (!NvmeStatus.isSuccess(status)) {
             NvmeStatus s = NvmeStatus.fromCqeHalfword(status);
             f.completeExceptionally(new NvmfException(s, command.describe() + " failed on " + name + ": " + s));
@@ -578,11 +505,9 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
                     + options.connectTimeout().toMillis() + " ms"), null);
             return;
         }
-        for (CommandSlot slot : slots) {
-            if (slot.active() && now - slot.deadlineNanos > 0) {
-                timedOut(slot);
-                return;
-            }
+        CommandSlot overdue = cids.firstExpired(now);
+        if (overdue != null) {
+            timedOut(overdue);
         }
     }
 
@@ -607,17 +532,13 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
         if (sweeper != null) {
             sweeper.cancel(false);
         }
-        int failed = 0;
-        for (CommandSlot slot : slots) {
-            if (slot.active()) {
-                NvmeCommand command = slot.command;
-                CompletableFuture<Object> f = slot.future;
-                slot.clear();
-                failed++;
-                f.completeExceptionally(new NvmfException(cause.kind(), command.describe()
-                        + " did not complete: " + cause.getMessage(), cause));
-            }
-        }
+        int failed = cids.forEachActive(slot -> {
+            NvmeCommand command = slot.command;
+            CompletableFuture<Object> f = slot.future;
+            slot.clear();
+            f.completeExceptionally(new NvmfException(cause.kind(), command.describe()
+                    + " did not complete: " + cause.getMessage(), cause));
+        });
         for (Waiting w; (w = waiting.poll()) != null; failed++) {
             w.future().completeExceptionally(notSent(w.command()));
         }

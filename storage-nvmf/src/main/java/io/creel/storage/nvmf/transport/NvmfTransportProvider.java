@@ -10,14 +10,16 @@ import io.creel.storage.nvmf.target.TargetOptions;
 import io.creel.storage.spi.BlockTransport;
 import io.creel.storage.spi.BlockTransportProvider;
 import io.creel.storage.spi.TransportContext;
+import io.creel.storage.spi.TransportCost;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Reaches the NVMe-oF target of an nvmf storage server directly, over one fabric. Two of these are
- * registered: {@link Rdma} (cost 40) and {@link Tcp} (cost 50), both dearer than same-host access and
- * cheaper than TCP through the server (100), so a client takes RDMA where it can, else NVMe/TCP, else
+ * registered: {@link Rdma} and {@link Tcp} ({@link TransportCost#DEVICE_OVER_RDMA}, {@link
+ * TransportCost#DEVICE_OVER_TCP}), both dearer than same-host access and cheaper than TCP through the
+ * server, so a client takes RDMA where it can, else NVMe/TCP, else
  * the server; a transport that fails moves the client to the next one for that server.
  */
 public abstract class NvmfTransportProvider implements BlockTransportProvider {
@@ -39,7 +41,7 @@ public abstract class NvmfTransportProvider implements BlockTransportProvider {
 
         @Override
         public int cost() {
-            return 40;
+            return TransportCost.DEVICE_OVER_RDMA.value();
         }
     }
 
@@ -51,7 +53,7 @@ public abstract class NvmfTransportProvider implements BlockTransportProvider {
 
         @Override
         public int cost() {
-            return 50;
+            return TransportCost.DEVICE_OVER_TCP.value();
         }
     }
 

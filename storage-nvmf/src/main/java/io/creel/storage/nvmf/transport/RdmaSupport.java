@@ -1,6 +1,6 @@
 package io.creel.storage.nvmf.transport;
 
-import io.creel.storage.rdma.RdmaAvailability;
+import io.creel.rdma.RdmaAvailability;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.creel.storage.nvmf.target.Fabric;
-import io.creel.storage.rdma.RdmaAvailability;
+import io.creel.rdma.RdmaAvailability;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

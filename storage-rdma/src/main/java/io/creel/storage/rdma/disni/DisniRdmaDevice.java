@@ -14,7 +14,7 @@ import io.creel.common.security.ClientAuthentication;
 import io.creel.storage.rdma.AtomicSupport;
 import io.creel.storage.rdma.ConnectionAdmission;
 import io.creel.storage.rdma.MemoryAccess;
-import io.creel.storage.rdma.RdmaAvailability;
+import io.creel.rdma.RdmaAvailability;
 import io.creel.storage.rdma.RdmaConnection;
 import io.creel.storage.rdma.RdmaDevice;
 import io.creel.storage.rdma.RdmaException;
@@ -22,7 +22,7 @@ import io.creel.storage.rdma.RdmaException.Kind;
 import io.creel.storage.rdma.RdmaListener;
 import io.creel.storage.rdma.RdmaSettings;
 import io.creel.storage.rdma.RegisteredMemory;
-import io.creel.storage.rdma.inflight.InFlightTable;
+import io.creel.storage.rdma.inflight.WorkRequestTable;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -340,7 +340,7 @@ final class DisniRdmaDevice implements RdmaDevice {
 
     /** A work completion from the poller thread. */
     private void completion(long wrId, int status) {
-        DisniConnection c = connections.get(InFlightTable.connectionIdOf(wrId));
+        DisniConnection c = connections.get(WorkRequestTable.connectionIdOf(wrId));
         if (c == null) {
             return; // a connection that is gone: its operations were failed when it broke
         }

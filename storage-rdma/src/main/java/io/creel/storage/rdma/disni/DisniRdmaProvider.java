@@ -1,6 +1,6 @@
 package io.creel.storage.rdma.disni;
 
-import io.creel.storage.rdma.RdmaAvailability;
+import io.creel.rdma.RdmaAvailability;
 import io.creel.storage.rdma.RdmaDevice;
 import io.creel.storage.rdma.RdmaException;
 import io.creel.storage.rdma.RdmaProvider;
@@ -14,7 +14,7 @@ import java.net.InetAddress;
 public final class DisniRdmaProvider implements RdmaProvider {
     @Override
     public RdmaDevice open(InetAddress localAddress, RdmaSettings settings) throws RdmaException {
-        RdmaAvailability.detect().require();
+        RdmaAvailability.detect().require(RdmaException::notAvailable);
         return DisniRdmaDevice.open(localAddress, settings);
     }
 }

@@ -33,7 +33,7 @@ public abstract class OneSidedConnection implements RdmaConnection {
     private final InetSocketAddress peer;
     private final RdmaSettings settings;
     private final LongSupplier clock;
-    private final InFlightTable table;
+    private final WorkRequestTable table;
     private final ArrayDeque<PendingOperation> waiting = new ArrayDeque<>();
     /** Operations that have a slot and a work request id, in call order, not posted yet. */
     private final ArrayDeque<Slotted> unposted = new ArrayDeque<>();
@@ -51,7 +51,7 @@ public abstract class OneSidedConnection implements RdmaConnection {
         this.peer = peer;
         this.settings = settings;
         this.clock = clock;
-        this.table = new InFlightTable(connectionId, settings.queueDepth());
+        this.table = new WorkRequestTable(connectionId, settings.queueDepth());
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.creel.storage.rdma.inflight;
 
+import io.creel.common.inflight.InFlightTable;
 import io.creel.storage.rdma.RdmaOperation;
 import io.creel.storage.rdma.RegisteredMemory;
 import io.creel.storage.rdma.RemoteRegion;
@@ -11,7 +12,7 @@ import java.util.concurrent.CompletableFuture;
  * connection's earlier reads and atomics (a fence), a compare-and-swap's two values, its deadline and
  * the future its caller waits on. Immutable except for the future.
  */
-public final class PendingOperation {
+public final class PendingOperation implements InFlightTable.Deadlined {
     private final RdmaOperation operation;
     private final RegisteredMemory local;
     private final int localOffset;
@@ -96,6 +97,7 @@ public final class PendingOperation {
     }
 
     /** The instant (on the connection's nanosecond clock) by which the operation must complete. */
+    @Override
     public long deadlineNanos() {
         return deadlineNanos;
     }

@@ -6,6 +6,7 @@ import com.ibm.darpc.DaRPCFuture;
 import com.ibm.darpc.DaRPCStream;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
+import io.creel.common.inflight.InFlightTable;
 import io.creel.common.net.HostPort;
 import io.creel.common.protocol.Frame;
 import io.creel.common.protocol.Message;
@@ -23,8 +24,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -67,7 +66,7 @@ final class RdmaRpcConnection implements RpcConnection {
     private final DaRPCStream<FrameMessage, FrameMessage> stream;
     private final Duration requestTimeout;
     private final AtomicLong nextId = new AtomicLong(1);
-    private final ConcurrentHashMap<Long, Pending<?>> pending = new ConcurrentHashMap<>();
+    private final InFlightTable<Long, Pending<?>> pending = new InFlightTable<>();
     private final int capacity;
     private final Object sendLock = new Object();
     /** Free message pairs (request, reply); one per pipeline slot, so a pair is free exactly when a slot is. */
@@ -261,8 +260,9 @@ final class RdmaRpcConnection implements RpcConnection {
                     + RdmaTierKeys.RPC_MESSAGE_SIZE.name() + " on clients and servers alike)"));
             return p.future;
         }
-        pending.put(id, p);
         long millis = Math.max(1, timeout.toMillis());
+        p.deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        pending.put(id, p);
         p.timer = DaRpcWaits.TIMER.schedule(() -> timedOut(id, op, millis), millis, TimeUnit.MILLISECONDS);
         synchronized (sendLock) {
             // Checked again under the lock that closing takes: nothing is posted once the endpoint may
@@ -383,7 +383,7 @@ final class RdmaRpcConnection implements RpcConnection {
                     freePairs.push(pair);
                     return;
                 }
-                if (pending.containsKey(next.id())) {
+                if (pending.contains(next.id())) {
                     post(pair, next.frame());
                     return;
                 }
@@ -441,12 +441,10 @@ final class RdmaRpcConnection implements RpcConnection {
             queued.forEach(q -> q.frame().release());
             queued.clear();
         }
-        List<Pending<?>> failed = new ArrayList<>(pending.values());
-        pending.clear();
-        for (Pending<?> p : failed) {
+        pending.failAll(p -> {
             p.cancelTimer();
             p.future.completeExceptionally(lost(reason));
-        }
+        });
         LockSupport.unpark(poller);
         return true;
     }
@@ -469,15 +467,22 @@ final class RdmaRpcConnection implements RpcConnection {
         }
     }
 
-    private static final class Pending<T> {
+    /** A request waiting for its reply; its own timer (not a sweep) fails it at its deadline. */
+    private static final class Pending<T> implements InFlightTable.Deadlined {
         final Opcode op;
         final ReplyDecoder<T> decoder;
         final CompletableFuture<T> future = new CompletableFuture<>();
+        long deadline;
         volatile ScheduledFuture<?> timer;
 
         Pending(Opcode op, ReplyDecoder<T> decoder) {
             this.op = op;
             this.decoder = decoder;
+        }
+
+        @Override
+        public long deadlineNanos() {
+            return deadline;
         }
 
         void cancelTimer() {

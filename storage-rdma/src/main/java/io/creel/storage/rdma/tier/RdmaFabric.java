@@ -1,7 +1,7 @@
 package io.creel.storage.rdma.tier;
 
 import io.creel.common.conf.CreelConf;
-import io.creel.storage.rdma.RdmaAvailability;
+import io.creel.rdma.RdmaAvailability;
 import io.creel.storage.rdma.RdmaDevice;
 import io.creel.storage.rdma.RdmaException;
 import io.creel.storage.rdma.RdmaException.Kind;
@@ -22,7 +22,7 @@ import java.util.function.Supplier;
  * The RDMA devices one process shares: a storage server's exporter and the clients in the same JVM
  * (a mini cluster, {@code bin/creel local}) use one device per local address, opened at the first
  * use and closed when its last user lets go. {@link #shared()} is the process's, over DiSNI; tests
- * build their own over a {@link io.creel.storage.rdma.fake.FakeRdmaNetwork}.
+ * build their own over the in-memory network of this module's test-jar ({@code FakeRdmaNetwork}).
  */
 public final class RdmaFabric {
     private static final RdmaFabric SHARED = new RdmaFabric(new DisniRdmaProvider(), RdmaFabric::detect);

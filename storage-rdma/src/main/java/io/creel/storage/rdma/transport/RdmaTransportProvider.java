@@ -9,6 +9,7 @@ import io.creel.storage.rdma.tier.RdmaTierKeys;
 import io.creel.storage.spi.BlockTransport;
 import io.creel.storage.spi.BlockTransportProvider;
 import io.creel.storage.spi.TransportContext;
+import io.creel.storage.spi.TransportCost;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -16,14 +17,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * "rdma": one-sided RDMA reads and writes of the storage servers whose description carries an rdma
- * export ({@link RdmaExportLayout}). Costs 50: dearer than same-host mapping (10), cheaper than TCP
- * (100). Where this process cannot use RDMA it offers nothing (logging once what is missing), and
+ * export ({@link RdmaExportLayout}). Costs {@link TransportCost#ONE_SIDED_RDMA}: dearer than same-host
+ * mapping, cheaper than TCP. Where this process cannot use RDMA it offers nothing (logging once what is missing), and
  * the client uses TCP. Found through {@link java.util.ServiceLoader}.
  */
 public final class RdmaTransportProvider implements BlockTransportProvider {
-    /** The provider's cost: between "mapped" (10) and "tcp" (100). */
-    public static final int COST = 50;
-
     private static final Logger LOG = LoggerFactory.getLogger(RdmaTransportProvider.class);
     private static final Set<String> SAID = ConcurrentHashMap.newKeySet();
 
@@ -46,7 +44,7 @@ public final class RdmaTransportProvider implements BlockTransportProvider {
 
     @Override
     public int cost() {
-        return COST;
+        return TransportCost.ONE_SIDED_RDMA.value();
     }
 
     @Override

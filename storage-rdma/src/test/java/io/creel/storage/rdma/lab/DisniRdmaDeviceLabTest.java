@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.creel.storage.rdma.RdmaAvailability;
+import io.creel.rdma.RdmaAvailability;
 import io.creel.storage.rdma.RdmaConnection;
 import io.creel.storage.rdma.RdmaDeviceContract;
 import io.creel.storage.rdma.RdmaException;

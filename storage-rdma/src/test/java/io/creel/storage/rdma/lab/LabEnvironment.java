@@ -3,7 +3,7 @@ package io.creel.storage.rdma.lab;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.creel.storage.rdma.RdmaAvailability;
+import io.creel.rdma.RdmaAvailability;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 

@@ -6,20 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
-import io.creel.common.protocol.BlockLocation;
-import io.creel.common.protocol.StorageServerInfo;
 import io.creel.storage.rdma.AtomicSupport;
 import io.creel.storage.rdma.export.RdmaBlockExporter;
 import io.creel.storage.rdma.tier.TierFixture;
-import io.creel.storage.spi.BlockTransport;
-import io.creel.storage.spi.BlockTransportProvider;
 import io.creel.storage.spi.TransportContext;
+import io.creel.storage.spi.TransportCost;
 import io.creel.storage.spi.Volume;
+import io.creel.storage.testkit.FakeServer;
+import io.creel.storage.testkit.FakeTransportProvider;
+import io.creel.storage.testkit.ServerRule;
 import io.creel.storage.transport.BlockLocator;
 import io.creel.storage.transport.BlockTransfers;
 import io.creel.storage.transport.TransportSelector.Direction;
 import io.creel.storage.transport.TransportSelector;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
@@ -27,7 +26,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,65 +40,10 @@ class FallbackTest {
     Path dir;
     private TierFixture fx;
 
-    /** "tcp" as the storage server would serve it: tag checks and claims on the volume itself. */
-    private static final class ServerSide implements BlockTransportProvider {
-        final Volume volume;
-        final AtomicInteger reads = new AtomicInteger();
-        final AtomicInteger writes = new AtomicInteger();
-
-        ServerSide(Volume volume) {
-            this.volume = volume;
-        }
-
-        @Override
-        public String name() {
-            return "tcp";
-        }
-
-        @Override
-        public int cost() {
-            return 100;
-        }
-
-        @Override
-        public BlockTransport open(StorageServerInfo server, TransportContext context) {
-            return new BlockTransport() {
-                @Override
-                public CompletableFuture<Void> read(BlockLocation block, int offset, ByteBuffer dst) {
-                    reads.incrementAndGet();
-                    try {
-                        volume.tags().checkOrThrow(block.blockNumber(), block.tag(), "tcp read");
-                        volume.medium().read(block.blockNumber(), offset, dst);
-                        volume.tags().checkOrThrow(block.blockNumber(), block.tag(), "tcp read");
-                        return CompletableFuture.completedFuture(null);
-                    } catch (IOException | CreelException e) {
-                        return CompletableFuture.failedFuture(e);
-                    }
-                }
-
-                @Override
-                public CompletableFuture<Void> write(BlockLocation block, int offset, ByteBuffer src) {
-                    writes.incrementAndGet();
-                    try {
-                        volume.tags().claimOrThrow(block.blockNumber(), block.tag(), "tcp write");
-                        volume.medium().write(block.blockNumber(), offset, src);
-                        return CompletableFuture.completedFuture(null);
-                    } catch (IOException | CreelException e) {
-                        return CompletableFuture.failedFuture(e);
-                    }
-                }
-
-                @Override
-                public String name() {
-                    return "tcp";
-                }
-
-                @Override
-                public void close() {
-                    // nothing held
-                }
-            };
-        }
+    /** "tcp" as the storage server would serve it: the test kit's transport under the server's rule, on the volume. */
+    private static FakeTransportProvider serverSide(Volume volume) {
+        FakeServer server = ServerRule.serving(volume, "tcp");
+        return new FakeTransportProvider("tcp", TransportCost.SERVER_OVER_TCP.value(), info -> server);
     }
 
     @AfterEach
@@ -118,7 +61,7 @@ class FallbackTest {
     void rdmaIsPreferredToTcpAndABrokenRdmaPathFallsBackToTcpWithTheRightBytes() throws Exception {
         fx = new TierFixture(dir, Map.of());
         fx.export(new RdmaBlockExporter(fx.serverFabric));
-        ServerSide tcp = new ServerSide(fx.volume);
+        FakeTransportProvider tcp = serverSide(fx.volume);
         TransportSelector selector = new TransportSelector(List.of(tcp, new RdmaTransportProvider(fx.clientFabric)),
                 new TransportContext(fx.clientConf, null));
         try (BlockTransfers transfers = new BlockTransfers(selector)) {
@@ -129,14 +72,14 @@ class FallbackTest {
             assertArrayEquals(data, got.array());
             assertEquals("rdma", selector.transportName(fx.info(), Direction.READ));
             assertEquals("rdma", selector.transportName(fx.info(), Direction.WRITE));
-            assertEquals(0, tcp.reads.get() + tcp.writes.get(), "TCP was not needed");
+            assertEquals(0, tcp.reads() + tcp.writes(), "TCP was not needed");
 
             fx.network.crash(TierFixture.SERVER); // the RDMA path dies, the server does not
             ByteBuffer again = ByteBuffer.allocate(4000);
             await(transfers.read("/f", 0, BlockLocator.at(fx.at(5, 3)), 0, again));
             assertArrayEquals(data, again.array(), "the read fell back to TCP");
             assertEquals("tcp", selector.transportName(fx.info(), Direction.READ));
-            assertEquals(1, tcp.reads.get());
+            assertEquals(1, tcp.reads());
 
             // A stale location is an error about the data: no fallback could help, so it is not tried.
             fx.serverWrites(5, 4, 0, new byte[1]);
@@ -152,7 +95,7 @@ class FallbackTest {
         fx = new TierFixture(dir, Map.of());
         fx.export(new RdmaBlockExporter(fx.serverFabric));
         fx.network.atomics(AtomicSupport.NONE);
-        ServerSide tcp = new ServerSide(fx.volume);
+        FakeTransportProvider tcp = serverSide(fx.volume);
         TransportSelector selector = new TransportSelector(List.of(new RdmaTransportProvider(fx.clientFabric), tcp),
                 new TransportContext(fx.clientConf, null));
         try (BlockTransfers transfers = new BlockTransfers(selector)) {
@@ -163,8 +106,8 @@ class FallbackTest {
             assertArrayEquals(data, got.array());
             assertEquals("tcp", selector.transportName(fx.info(), Direction.WRITE));
             assertEquals("rdma", selector.transportName(fx.info(), Direction.READ));
-            assertEquals(1, tcp.writes.get());
-            assertEquals(0, tcp.reads.get());
+            assertEquals(1, tcp.writes());
+            assertEquals(0, tcp.reads());
         }
     }
 }

@@ -4,6 +4,7 @@ import io.creel.common.protocol.StorageServerInfo;
 import io.creel.storage.spi.BlockTransport;
 import io.creel.storage.spi.BlockTransportProvider;
 import io.creel.storage.spi.TransportContext;
+import io.creel.storage.spi.TransportCost;
 
 /** "tcp": reaches any storage server of the TCP tiers over its data-plane port; the fallback of all. */
 public final class TcpTransportProvider implements BlockTransportProvider {
@@ -14,7 +15,7 @@ public final class TcpTransportProvider implements BlockTransportProvider {
 
     @Override
     public int cost() {
-        return 100;
+        return TransportCost.SERVER_OVER_TCP.value();
     }
 
     @Override

@@ -1,4 +1,4 @@
-package io.creel.storage.rdma;
+package io.creel.rdma;
 
 import java.io.IOException;
 

@@ -1,36 +1,30 @@
 package io.creel.storage.rdma.inflight;
 
-import java.util.ArrayList;
+import io.creel.common.inflight.InFlightSlots;
 import java.util.List;
 
 /**
  * The operations one connection has posted to the device, by work request id, bounded by the queue
- * depth. Not thread-safe: its connection guards it.
+ * depth: common's {@link InFlightSlots} with ids that say which connection and which use of a slot
+ * they belong to. Not thread-safe: its connection guards it.
  *
  * <p>A work request id is {@code connection id (32 bits) | slot (16 bits) | slot generation (16 bits)}:
  * a completion that arrives after its operation was given up on (a stale or flushed completion, or
  * one for an earlier connection whose queue pair number the device reused) matches no live entry and
  * is ignored instead of completing somebody else's operation.
  */
-public final class InFlightTable {
+public final class WorkRequestTable {
     private final int connectionId;
-    private final PendingOperation[] slots;
+    private final InFlightSlots<PendingOperation> slots;
     private final int[] generations;
-    private final int[] freeSlots;
-    private int freeCount;
 
-    public InFlightTable(int connectionId, int depth) {
+    public WorkRequestTable(int connectionId, int depth) {
         if (depth < 1 || depth > 1 << 16) {
             throw new IllegalArgumentException("queue depth must be between 1 and 65536, got " + depth);
         }
         this.connectionId = connectionId;
-        this.slots = new PendingOperation[depth];
+        this.slots = new InFlightSlots<>(depth);
         this.generations = new int[depth];
-        this.freeSlots = new int[depth];
-        for (int i = 0; i < depth; i++) {
-            freeSlots[i] = depth - 1 - i;
-        }
-        this.freeCount = depth;
     }
 
     /** The connection id carried in the upper half of a work request id. */
@@ -40,11 +34,10 @@ public final class InFlightTable {
 
     /** Takes a slot for the operation; returns its work request id, or -1 when all slots are taken. */
     public long add(PendingOperation op) {
-        if (freeCount == 0) {
+        int slot = slots.add(op);
+        if (slot < 0) {
             return -1;
         }
-        int slot = freeSlots[--freeCount];
-        slots[slot] = op;
         int generation = generations[slot] = (generations[slot] + 1) & 0xFFFF;
         return ((long) connectionId << 32) | ((long) slot << 16) | generation;
     }
@@ -56,45 +49,29 @@ public final class InFlightTable {
         }
         int slot = (int) (wrId >>> 16) & 0xFFFF;
         int generation = (int) wrId & 0xFFFF;
-        if (slot >= slots.length || slots[slot] == null || generations[slot] != generation) {
+        if (slots.get(slot) == null || generations[slot] != generation) {
             return null;
         }
-        PendingOperation op = slots[slot];
-        slots[slot] = null;
-        freeSlots[freeCount++] = slot;
-        return op;
+        return slots.remove(slot);
     }
 
     /** Releases every slot and returns their operations. */
     public List<PendingOperation> removeAll() {
-        List<PendingOperation> all = new ArrayList<>(size());
-        for (int slot = 0; slot < slots.length; slot++) {
-            if (slots[slot] != null) {
-                all.add(slots[slot]);
-                slots[slot] = null;
-                freeSlots[freeCount++] = slot;
-            }
-        }
-        return all;
+        return slots.removeAll();
     }
 
     /** The first live operation whose deadline passed, or null. */
     public PendingOperation firstExpired(long nowNanos) {
-        for (PendingOperation op : slots) {
-            if (op != null && op.expiredAt(nowNanos)) {
-                return op;
-            }
-        }
-        return null;
+        return slots.firstExpired(nowNanos);
     }
 
     /** Live operations. */
     public int size() {
-        return slots.length - freeCount;
+        return slots.size();
     }
 
     /** The number of slots. */
     public int capacity() {
-        return slots.length;
+        return slots.capacity();
     }
 }

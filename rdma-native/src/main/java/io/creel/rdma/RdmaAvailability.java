@@ -1,4 +1,4 @@
-package io.creel.storage.rdma;
+package io.creel.rdma;
 
 import java.io.File;
 import java.io.IOException;
@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -22,7 +23,10 @@ import java.util.stream.Stream;
  *   <li>an RDMA device in {@code /sys/class/infiniband} (a NIC, or soft-RoCE);</li>
  *   <li>the JVM flag DiSNI needs ({@code --add-exports java.base/sun.nio.ch=ALL-UNNAMED}).</li>
  * </ol>
- * Detection has no side effect beyond loading the library, and never throws.
+ * Detection has no side effect beyond loading the library, and never throws. It lives apart from
+ * the RDMA transports (module {@code rdma-native}) so that a module that only asks whether RDMA is
+ * there (the NVMe-oF tier, choosing between RDMA and NVMe/TCP) does not carry them; DiSNI is an
+ * optional dependency here: without it on the class path the library counts as not loadable.
  */
 public final class RdmaAvailability {
     /** The JVM flag DiSNI needs: it reads direct buffers' addresses through sun.nio.ch.DirectBuffer. */
@@ -151,10 +155,13 @@ public final class RdmaAvailability {
         return devices;
     }
 
-    /** Throws {@link RdmaException.Kind#NOT_AVAILABLE} with {@link #message()} unless available. */
-    public void require() throws RdmaException {
+    /**
+     * Throws what {@code failure} makes of {@link #message()} unless available (the caller chooses
+     * its own exception: this module knows none of the modules that use RDMA).
+     */
+    public <E extends Exception> void require(Function<String, E> failure) throws E {
         if (!available()) {
-            throw new RdmaException(RdmaException.Kind.NOT_AVAILABLE, null, message);
+            throw failure.apply(message);
         }
     }
 

@@ -1,11 +1,11 @@
-package io.creel.storage.rdma;
+package io.creel.rdma;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.creel.storage.rdma.RdmaAvailability.Missing;
+import io.creel.rdma.RdmaAvailability.Missing;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,7 +62,7 @@ class RdmaAvailabilityTest {
     }
 
     @Test
-    void aMachineWithEverythingIsAvailableAndListsItsDevices() throws RdmaException {
+    void aMachineWithEverythingIsAvailableAndListsItsDevices() {
         RdmaAvailability a = RdmaAvailability.detect(probe);
         assertTrue(a.available(), a.message());
         assertEquals(Optional.empty(), a.missing());
@@ -70,7 +70,7 @@ class RdmaAvailabilityTest {
                 new RdmaAvailability.Device("rxe0", List.of("eth0"))), a.devices());
         assertTrue(a.message().startsWith("RDMA available: mlx5_0, rxe0 on eth0"), a.message());
         assertEquals(Optional.of(libDir.resolve(System.mapLibraryName("disni"))), a.library());
-        a.require();
+        a.require(IllegalStateException::new);
     }
 
     @Test
@@ -82,8 +82,7 @@ class RdmaAvailabilityTest {
         assertTrue(a.message().startsWith("libdisni.so not found on java.library.path [" + tmp.resolve("empty")),
                 a.message());
         assertTrue(a.message().contains("-Djava.library.path"), a.message());
-        RdmaException e = assertThrows(RdmaException.class, a::require);
-        assertEquals(RdmaException.Kind.NOT_AVAILABLE, e.kind());
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> a.require(IllegalStateException::new));
         assertEquals(a.message(), e.getMessage());
     }
 

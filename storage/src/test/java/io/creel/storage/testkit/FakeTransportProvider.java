@@ -1,5 +1,6 @@
-package io.creel.storage.transport;
+package io.creel.storage.testkit;
 
+import io.creel.common.conf.CreelConf;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.protocol.BlockLocation;
@@ -13,17 +14,20 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
- * A provider whose transports move bytes of {@link FakeServers}, and which a test can tell to decline
- * servers, be read-only, fail with a given code (optionally after scribbling on its slice, or by
- * throwing instead of returning a failed future) or hold transfers until released. It counts what it
- * was asked to do.
+ * The fake block transport of every module's tests: its transports reach {@link FakeServer}s (the
+ * {@link MemoryVolume}s of {@link FakeServers}, or whatever a test's lookup finds), and a test can tell
+ * it to decline servers, be read-only, fail with a given code (optionally after scribbling on its
+ * slice, or by throwing instead of returning a failed future) or hold transfers until released. It
+ * counts what it was asked to do. A module registers it through {@code META-INF/services} with a
+ * subclass that has a no-argument constructor.
  */
 public class FakeTransportProvider implements BlockTransportProvider {
     private final String name;
     private final int cost;
-    private final FakeServers servers;
+    private final Function<StorageServerInfo, FakeServer> reach;
 
     private volatile boolean declines;
     private volatile boolean throwsOnOpen;
@@ -33,6 +37,7 @@ public class FakeTransportProvider implements BlockTransportProvider {
     private volatile boolean throwsInstead;
     private volatile boolean holds;
     private volatile boolean throwsOnClose;
+    private volatile String unavailable;
 
     private final AtomicInteger opens = new AtomicInteger();
     private final AtomicInteger reads = new AtomicInteger();
@@ -41,62 +46,74 @@ public class FakeTransportProvider implements BlockTransportProvider {
     private final List<StorageServerInfo> askedFor = new ArrayList<>();
     private final List<Runnable> held = new ArrayList<>();
 
-    FakeTransportProvider(String name, int cost, FakeServers servers) {
+    /** A provider reaching the volumes of {@code servers}. */
+    public FakeTransportProvider(String name, int cost, FakeServers servers) {
+        this(name, cost, servers::volume);
+    }
+
+    /** A provider reaching what {@code reach} finds for a server; {@code null} from it: cannot reach that one. */
+    public FakeTransportProvider(String name, int cost, Function<StorageServerInfo, FakeServer> reach) {
         this.name = name;
         this.cost = cost;
-        this.servers = servers;
+        this.reach = reach;
     }
 
     /** Cannot reach any server: {@code open} returns null. */
-    FakeTransportProvider declining() {
+    public FakeTransportProvider declining() {
         declines = true;
         return this;
     }
 
     /** {@code open} throws, as a provider whose library is missing might. */
-    FakeTransportProvider throwingOnOpen() {
+    public FakeTransportProvider throwingOnOpen() {
         throwsOnOpen = true;
         return this;
     }
 
     /** Its transports only read. */
-    FakeTransportProvider readOnly() {
+    public FakeTransportProvider readOnly() {
         readOnly = true;
         return this;
     }
 
     /** Every transfer from now on fails with {@code code} ({@code null}: transfers work again). */
-    FakeTransportProvider failingWith(ErrorCode code) {
+    public FakeTransportProvider failingWith(ErrorCode code) {
         failure = code;
         return this;
     }
 
     /** A failing read first writes junk into its slice; a failing write first consumes half of it. */
-    FakeTransportProvider scribblingBeforeFailing() {
+    public FakeTransportProvider scribblingBeforeFailing() {
         scribbles = true;
         return this;
     }
 
     /** A failing transfer throws from {@code read}/{@code write} instead of returning a failed future. */
-    FakeTransportProvider throwingInsteadOfFailing() {
+    public FakeTransportProvider throwingInsteadOfFailing() {
         throwsInstead = true;
         return this;
     }
 
     /** Its transports throw when closed (and count the attempt). */
-    FakeTransportProvider throwingOnClose() {
+    public FakeTransportProvider throwingOnClose() {
         throwsOnClose = true;
         return this;
     }
 
+    /** Cannot be used in this process at all, for {@code reason} (as RDMA on a machine without it). */
+    public FakeTransportProvider unavailableBecause(String reason) {
+        unavailable = reason;
+        return this;
+    }
+
     /** Transfers wait until {@link #release}; whether they fail is decided then. */
-    FakeTransportProvider holding() {
+    public FakeTransportProvider holding() {
         holds = true;
         return this;
     }
 
     /** Lets every held transfer go on, in the order they came. */
-    void release() {
+    public void release() {
         List<Runnable> now;
         synchronized (held) {
             now = new ArrayList<>(held);
@@ -105,34 +122,34 @@ public class FakeTransportProvider implements BlockTransportProvider {
         now.forEach(Runnable::run);
     }
 
-    int heldCount() {
+    public int heldCount() {
         synchronized (held) {
             return held.size();
         }
     }
 
     /** Times {@code open} was called. */
-    int opens() {
+    public int opens() {
         return opens.get();
     }
 
     /** The servers {@code open} was asked for, in order. */
-    List<StorageServerInfo> askedFor() {
+    public List<StorageServerInfo> askedFor() {
         synchronized (askedFor) {
             return List.copyOf(askedFor);
         }
     }
 
-    int reads() {
+    public int reads() {
         return reads.get();
     }
 
-    int writes() {
+    public int writes() {
         return writes.get();
     }
 
     /** Times a transport of this provider was closed. */
-    int closes() {
+    public int closes() {
         return closes.get();
     }
 
@@ -147,6 +164,11 @@ public class FakeTransportProvider implements BlockTransportProvider {
     }
 
     @Override
+    public String unavailableReason(CreelConf conf) {
+        return unavailable;
+    }
+
+    @Override
     public BlockTransport open(StorageServerInfo server, TransportContext context) {
         opens.incrementAndGet();
         synchronized (askedFor) {
@@ -155,14 +177,24 @@ public class FakeTransportProvider implements BlockTransportProvider {
         if (throwsOnOpen) {
             throw new IllegalStateException(name + ": native library not loaded");
         }
-        return declines ? null : new Transport();
+        if (declines) {
+            return null;
+        }
+        FakeServer s = reach.apply(server);
+        return s == null ? null : new Transport(s);
     }
 
     private final class Transport implements BlockTransport {
+        private final FakeServer server;
+
+        Transport(FakeServer server) {
+            this.server = server;
+        }
+
         @Override
         public CompletableFuture<Void> read(BlockLocation block, int offset, ByteBuffer dst) {
             reads.incrementAndGet();
-            return transfer(dst, d -> servers.read(block, offset, d), d -> {
+            return transfer(dst, d -> server.read(block, offset, d), d -> {
                 while (d.hasRemaining() && d.position() < d.limit() / 2 + 1) {
                     d.put((byte) 0x7f);
                 }
@@ -176,17 +208,23 @@ public class FakeTransportProvider implements BlockTransportProvider {
                 return CompletableFuture.failedFuture(new CreelException(ErrorCode.UNSUPPORTED, name
                         + " is read-only and was asked to write"));
             }
-            return transfer(src, s -> servers.write(block, offset, s), s -> s.position(s.limit() / 2));
+            return transfer(src, s -> server.write(block, offset, s), s -> s.position(s.limit() / 2));
         }
 
-        private CompletableFuture<Void> transfer(ByteBuffer buffer, Consumer<ByteBuffer> move,
+        private CompletableFuture<Void> transfer(ByteBuffer buffer, Function<ByteBuffer, CompletableFuture<Void>> move,
                                                  Consumer<ByteBuffer> scribble) {
             if (holds) {
                 CompletableFuture<Void> later = new CompletableFuture<>();
                 synchronized (held) {
                     held.add(() -> {
                         try {
-                            later.complete(now(buffer, move, scribble));
+                            now(buffer, move, scribble).whenComplete((v, e) -> {
+                                if (e == null) {
+                                    later.complete(null);
+                                } else {
+                                    later.completeExceptionally(e);
+                                }
+                            });
                         } catch (RuntimeException e) {
                             later.completeExceptionally(e);
                         }
@@ -195,7 +233,7 @@ public class FakeTransportProvider implements BlockTransportProvider {
                 return later;
             }
             try {
-                return CompletableFuture.completedFuture(now(buffer, move, scribble));
+                return now(buffer, move, scribble);
             } catch (CreelException e) {
                 if (throwsInstead) {
                     throw e;
@@ -204,7 +242,8 @@ public class FakeTransportProvider implements BlockTransportProvider {
             }
         }
 
-        private Void now(ByteBuffer buffer, Consumer<ByteBuffer> move, Consumer<ByteBuffer> scribble) {
+        private CompletableFuture<Void> now(ByteBuffer buffer, Function<ByteBuffer, CompletableFuture<Void>> move,
+                                            Consumer<ByteBuffer> scribble) {
             ErrorCode code = failure;
             if (code != null) {
                 if (scribbles) {
@@ -212,8 +251,7 @@ public class FakeTransportProvider implements BlockTransportProvider {
                 }
                 throw new CreelException(code, name + " refused the transfer (told to, with " + code + ")");
             }
-            move.accept(buffer);
-            return null;
+            return move.apply(buffer);
         }
 
         @Override

@@ -13,18 +13,18 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-class InFlightTableTest {
+class WorkRequestTableTest {
     private static PendingOperation op(long deadline) {
         return new PendingOperation(RdmaOperation.READ, null, 0, new RemoteRegion(0x1000, 64, 7), 0, 8, deadline);
     }
 
     @Test
     void holdsAtMostItsDepthAndHandsOutDistinctIds() {
-        InFlightTable t = new InFlightTable(9, 4);
+        WorkRequestTable t = new WorkRequestTable(9, 4);
         Set<Long> ids = new HashSet<>();
         for (int i = 0; i < 4; i++) {
             long id = t.add(op(0));
-            assertEquals(9, InFlightTable.connectionIdOf(id));
+            assertEquals(9, WorkRequestTable.connectionIdOf(id));
             ids.add(id);
         }
         assertEquals(4, ids.size());
@@ -34,7 +34,7 @@ class InFlightTableTest {
 
     @Test
     void removeReturnsTheOperationOnceAndFreesItsSlot() {
-        InFlightTable t = new InFlightTable(1, 1);
+        WorkRequestTable t = new WorkRequestTable(1, 1);
         PendingOperation a = op(0);
         long id = t.add(a);
         assertSame(a, t.remove(id));
@@ -46,7 +46,7 @@ class InFlightTableTest {
 
     @Test
     void aStaleIdOfAReusedSlotMatchesNothing() {
-        InFlightTable t = new InFlightTable(1, 1);
+        WorkRequestTable t = new WorkRequestTable(1, 1);
         long old = t.add(op(0));
         t.remove(old);
         PendingOperation current = op(0);
@@ -57,7 +57,7 @@ class InFlightTableTest {
 
     @Test
     void idsOfAnotherConnectionOrOutOfRangeSlotsMatchNothing() {
-        InFlightTable t = new InFlightTable(1, 2);
+        WorkRequestTable t = new WorkRequestTable(1, 2);
         long id = t.add(op(0));
         long otherConnection = (2L << 32) | (id & 0xFFFF_FFFFL);
         assertNull(t.remove(otherConnection));
@@ -67,7 +67,7 @@ class InFlightTableTest {
 
     @Test
     void removeAllEmptiesTheTable() {
-        InFlightTable t = new InFlightTable(3, 3);
+        WorkRequestTable t = new WorkRequestTable(3, 3);
         PendingOperation a = op(0);
         PendingOperation b = op(0);
         t.add(a);
@@ -80,7 +80,7 @@ class InFlightTableTest {
 
     @Test
     void findsAnOperationPastItsDeadline() {
-        InFlightTable t = new InFlightTable(3, 3);
+        WorkRequestTable t = new WorkRequestTable(3, 3);
         t.add(op(100));
         PendingOperation late = op(50);
         t.add(late);
@@ -90,7 +90,7 @@ class InFlightTableTest {
 
     @Test
     void depthMustFitTheSlotBits() {
-        assertThrows(IllegalArgumentException.class, () -> new InFlightTable(1, 0));
-        assertThrows(IllegalArgumentException.class, () -> new InFlightTable(1, 65537));
+        assertThrows(IllegalArgumentException.class, () -> new WorkRequestTable(1, 0));
+        assertThrows(IllegalArgumentException.class, () -> new WorkRequestTable(1, 65537));
     }
 }
