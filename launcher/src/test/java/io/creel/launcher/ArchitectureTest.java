@@ -7,6 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.creel.common.rpc.PayloadCheck;
+import io.creel.common.rpc.RequestDispatch;
+import io.creel.common.rpc.RequestHandler;
+import io.creel.common.rpc.RpcCall;
+import io.creel.common.rpc.RpcConnection;
+import io.creel.common.rpc.RpcListener;
+import io.creel.common.rpc.RpcPeer;
+import io.creel.common.rpc.RpcProbe;
+import io.creel.common.rpc.RpcTransport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -130,6 +139,19 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage("io.creel.common..")
                 .should().dependOnClassesThat().resideOutsideOfPackages("io.creel.common..", "java..", "javax..",
                         "io.netty..", "org.slf4j..")
+                .check(classes);
+    }
+
+    /**
+     * Handlers and transports meet through these types only; a Netty channel in them would make every
+     * other transport (DaRPC) fake one, so they name none. Netty buffers are the frame protocol's
+     * bytes and stay.
+     */
+    @Test
+    void theTransportNeutralRpcSpiNamesNoNettyChannelType() {
+        noClasses().that().belongToAnyOf(RequestHandler.class, RpcCall.class, RpcPeer.class, PayloadCheck.class,
+                        RequestDispatch.class, RpcTransport.class, RpcListener.class, RpcConnection.class, RpcProbe.class)
+                .should().dependOnClassesThat().resideInAPackage("io.netty.channel..")
                 .check(classes);
     }
 
