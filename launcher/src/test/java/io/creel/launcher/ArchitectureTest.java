@@ -16,12 +16,15 @@ import io.creel.common.rpc.RpcListener;
 import io.creel.common.rpc.RpcPeer;
 import io.creel.common.rpc.RpcProbe;
 import io.creel.common.rpc.RpcTransport;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -140,6 +143,64 @@ class ArchitectureTest {
                 .should().dependOnClassesThat().resideOutsideOfPackages("io.creel.common..", "java..", "javax..",
                         "io.netty..", "org.slf4j..")
                 .check(classes);
+    }
+
+    /** The modules that put the client into a framework (layer 5, less the benchmarks). */
+    private static final List<String> INTEGRATIONS = List.of("hdfs-adapter", "spark-shuffle", "ycsb-binding");
+
+    /**
+     * The shaded jar of an integration is the parent's execution, configured once: a module names the
+     * plugin and sets the jar's names, and relocates nothing itself.
+     */
+    @Test
+    void shadedJarsAreConfiguredOnceInTheParent() throws Exception {
+        assertEquals(1, parse(ROOT.resolve("pom.xml")).getElementsByTagName("relocations").getLength(),
+                "the parent's shade execution relocates Netty");
+        List<String> wrong = new ArrayList<>();
+        int shading = 0;
+        for (String m : modules()) {
+            Document pom = parse(ROOT.resolve(m).resolve("pom.xml"));
+            if (pom.getElementsByTagName("relocations").getLength() > 0) {
+                wrong.add(m + " configures its own relocations: use the parent's creel-shaded execution");
+            }
+            NodeList plugins = pom.getElementsByTagName("plugin");
+            for (int i = 0; i < plugins.getLength(); i++) {
+                if (text((Element) plugins.item(i), "artifactId").equals("maven-shade-plugin")) {
+                    shading++;
+                    if (text(pom.getDocumentElement(), "creel.shaded.jar").isEmpty()
+                            || text(pom.getDocumentElement(), "creel.shaded.module").isEmpty()) {
+                        wrong.add(m + " shades without setting creel.shaded.jar and creel.shaded.module");
+                    }
+                }
+            }
+        }
+        assertTrue(shading >= 2, "the Hadoop and Spark jars are shaded: " + shading + " modules");
+        assertEquals(List.of(), wrong);
+    }
+
+    /**
+     * An integration holds the process's client of its settings ({@code SharedClients}) instead of
+     * connecting one of its own: a Spark executor then runs one client for shuffle and broadcasts.
+     * Read from the sources, since the launcher's class path has not every integration. The stale
+     * data cleaner is a command with a process of its own, so its client is the process's.
+     */
+    @Test
+    void integrationsTakeTheirClientFromSharedClients() throws IOException {
+        List<String> wrong = new ArrayList<>();
+        int read = 0;
+        for (String m : INTEGRATIONS) {
+            try (Stream<Path> files = Files.walk(ROOT.resolve(m).resolve("src/main/java"))) {
+                for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                    read++;
+                    if (Files.readString(f, StandardCharsets.UTF_8).contains("CreelClient.connect(")
+                            && !f.endsWith("StaleShuffleCleaner.java")) {
+                        wrong.add(ROOT.relativize(f).toString());
+                    }
+                }
+            }
+        }
+        assertTrue(read > 30, "the integrations' sources were read: " + read);
+        assertEquals(List.of(), wrong, "integrations that connect a client of their own instead of SharedClients.acquire");
     }
 
     /**
