@@ -1,5 +1,6 @@
 package io.creel.client;
 
+import io.creel.client.admin.ClusterAdmin;
 import io.creel.client.block.BlockIo;
 import io.creel.client.block.BlockLocationCache;
 import io.creel.client.rpc.NamenodeRouter;
@@ -7,7 +8,6 @@ import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.CreelConf;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
-import io.creel.common.namespace.DirectoryRecord;
 import io.creel.common.namespace.NodeType;
 import io.creel.common.namespace.PathName;
 import io.creel.common.protocol.CreateRequest;
@@ -24,9 +24,7 @@ import io.creel.storage.transport.TransportSelector;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -46,15 +44,14 @@ import java.util.concurrent.CompletableFuture;
  * }</pre>
  */
 public final class CreelClient implements AutoCloseable {
-    /** Bytes of directory records read per request when listing. */
-    private static final int LIST_CHUNK = 4 << 20;
-
     private final CreelConf conf;
     private final EventLoops loops;
     private final RpcConnections connections;
     private final NamenodeRouter router;
     private final BlockTransfers transfers;
     private final BlockIo blockIo;
+    private final ContainerListing listing;
+    private final ClusterAdmin admin;
 
     private CreelClient(CreelConf conf) {
         this.conf = conf;
@@ -66,6 +63,8 @@ public final class CreelClient implements AutoCloseable {
         this.transfers = new BlockTransfers(new TransportSelector(new TransportContext(conf, connections)));
         this.blockIo = new BlockIo(router, new BlockLocationCache(conf.get(ClientKeys.BLOCK_CACHE_SIZE)),
                 transfers, conf.get(ConfKeys.BLOCK_SIZE));
+        this.listing = new ContainerListing(this, router, blockIo);
+        this.admin = new ClusterAdmin(router);
     }
 
     /** A client of the cluster named by {@code creel.namenode.address}; does not touch the network yet. */
@@ -123,7 +122,8 @@ public final class CreelClient implements AutoCloseable {
         return new CreelNode(this, entry.path(), entry.info(), partition, 0, false, entry.data(), 0);
     }
 
-    private CreelNode node(String path, int partition, OpenReply r) {
+    /** A handle for the node an open reply describes; remembers the first block's location it brought. */
+    CreelNode node(String path, int partition, OpenReply r) {
         if (r.firstBlock() != null) {
             blockIo.cache().put(r.firstBlock(), partition);
         }
@@ -167,113 +167,7 @@ public final class CreelClient implements AutoCloseable {
      * merges the listings of all namenode partitions.
      */
     public CompletableFuture<List<DirectoryEntry>> list(String path) {
-        return Futures.guard(() -> {
-            PathName p = PathName.parse(path);
-            if (!p.isRoot()) {
-                return listOne(router.partitionOf(p), p);
-            }
-            List<CompletableFuture<List<DirectoryEntry>>> parts = new ArrayList<>();
-            for (int i = 0; i < router.partitions(); i++) {
-                parts.add(listOne(i, p));
-            }
-            return Futures.clean(CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply(v -> {
-                List<DirectoryEntry> all = new ArrayList<>();
-                parts.forEach(f -> all.addAll(f.join()));
-                return all;
-            }));
-        });
-    }
-
-    private CompletableFuture<List<DirectoryEntry>> listOne(int partition, PathName dir) {
-        return router.lookup(partition, dir.toString(), false).thenCompose(open -> {
-            NodeInfo n = open.node();
-            if (!n.type().isContainer()) {
-                throw new CreelException(ErrorCode.NOT_A_CONTAINER, dir + " is a " + n.type().displayName()
-                        + ", not a container");
-            }
-            if (!n.enumerable()) {
-                throw new CreelException(ErrorCode.INVALID_ARGUMENT, dir + " is not enumerable (a Table created "
-                        + "non-enumerable keeps no list of its keys)");
-            }
-            CreelNode container = node(dir.toString(), partition, open);
-            List<DirectoryRecord> records = new ArrayList<>();
-            long bs = blockIo.blockSize();
-            return readRecords(container.dataReader(), 0, Math.max(bs, LIST_CHUNK / bs * bs), records)
-                    .thenCompose(v -> lookupChildren(dir, records));
-        });
-    }
-
-    /**
-     * Reads a container's records from {@code from} (a block boundary) to its end, {@code chunk}
-     * bytes (whole blocks) per request. A block refused as STALE_BLOCK holds nothing this listing
-     * can use — its first record is still being written, or the container was removed and the block
-     * reused — so it is skipped (a multi-block chunk is read again block by block to find it). A
-     * record in it whose create has returned would have claimed it: skipping never hides one.
-     */
-    private CompletableFuture<Void> readRecords(DirectReader reader, long from, long chunk, List<DirectoryRecord> out) {
-        long end = reader.length();
-        if (from >= end) {
-            return CompletableFuture.completedFuture(null);
-        }
-        int n = (int) Math.min(chunk, end - from);
-        ByteBuffer buf = ByteBuffer.allocate(n);
-        return reader.read(from, buf).handle((read, t) -> {
-            if (t == null) {
-                buf.flip();
-                while (buf.remaining() >= DirectoryRecord.SIZE) {
-                    DirectoryRecord r = DirectoryRecord.readFrom(buf);
-                    if (r != null) {
-                        out.add(r);
-                    }
-                }
-                return readRecords(reader, from + n, chunk, out);
-            }
-            CreelException e = CreelException.unwrap(t);
-            if (e.code() != ErrorCode.STALE_BLOCK) {
-                return Futures.<Void>failed(e);
-            }
-            long bs = blockIo.blockSize();
-            if (n <= bs) {
-                return readRecords(reader, from + n, chunk, out); // this block has nothing to list
-            }
-            DirectReader part = reader.limitedTo(from + n);
-            return readRecords(part, from, bs, out).thenCompose(v -> readRecords(reader, from + n, chunk, out));
-        }).thenCompose(f -> f);
-    }
-
-    private CompletableFuture<List<DirectoryEntry>> lookupChildren(PathName dir, List<DirectoryRecord> records) {
-        List<CompletableFuture<DirectoryEntry>> lookups = new ArrayList<>();
-        Set<String> seen = new HashSet<>();
-        for (DirectoryRecord r : records) {
-            if (!seen.add(r.name())) {
-                continue; // a slot being reused may briefly show a name twice
-            }
-            PathName child = dir.child(r.name());
-            int partition = router.partitionOf(child);
-            lookups.add(router.lookup(partition, child.toString(), false).handle((open, t) -> {
-                if (t == null) {
-                    if (open.firstBlock() != null) {
-                        blockIo.cache().put(open.firstBlock(), partition);
-                    }
-                    return new DirectoryEntry(r.name(), child.toString(), open.node(), open.data());
-                }
-                CreelException e = CreelException.unwrap(t);
-                if (e.code() == ErrorCode.NOT_FOUND) {
-                    return null; // removed after its record was read: the namenode is the authority
-                }
-                throw e;
-            }));
-        }
-        return CompletableFuture.allOf(lookups.toArray(CompletableFuture[]::new)).thenApply(v -> {
-            List<DirectoryEntry> out = new ArrayList<>(lookups.size());
-            for (CompletableFuture<DirectoryEntry> f : lookups) {
-                DirectoryEntry e = f.join();
-                if (e != null) {
-                    out.add(e);
-                }
-            }
-            return out;
-        });
+        return listing.list(path);
     }
 
     /**
@@ -314,12 +208,7 @@ public final class CreelClient implements AutoCloseable {
 
     /** Each namenode's view of the cluster, in partition order. */
     public CompletableFuture<List<StatusReply>> status() {
-        List<CompletableFuture<StatusReply>> all = new ArrayList<>();
-        for (int i = 0; i < router.partitions(); i++) {
-            all.add(router.status(i));
-        }
-        return Futures.clean(CompletableFuture.allOf(all.toArray(CompletableFuture[]::new))
-                .thenApply(v -> all.stream().map(CompletableFuture::join).toList()));
+        return admin.status();
     }
 
     /**
@@ -328,12 +217,7 @@ public final class CreelClient implements AutoCloseable {
      * each namenode's view of the server.
      */
     public CompletableFuture<List<io.creel.common.protocol.ServerStatus>> decommission(String address) {
-        List<CompletableFuture<io.creel.common.protocol.ServerStatus>> all = new ArrayList<>();
-        for (int i = 0; i < router.partitions(); i++) {
-            all.add(router.decommission(i, address));
-        }
-        return Futures.clean(CompletableFuture.allOf(all.toArray(CompletableFuture[]::new))
-                .thenApply(v -> all.stream().map(CompletableFuture::join).toList()));
+        return admin.decommission(address);
     }
 
     /**
@@ -341,25 +225,7 @@ public final class CreelClient implements AutoCloseable {
      * or gone; for "/" every partition is checked.
      */
     public CompletableFuture<io.creel.common.protocol.FsckReply> fsck(String path) {
-        return Futures.guard(() -> {
-            PathName p = PathName.parse(path);
-            if (!p.isRoot()) {
-                return router.fsck(router.partitionOf(p), p.toString());
-            }
-            List<CompletableFuture<io.creel.common.protocol.FsckReply>> all = new ArrayList<>();
-            for (int i = 0; i < router.partitions(); i++) {
-                all.add(router.fsck(i, "/"));
-            }
-            return Futures.clean(CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).thenApply(v -> {
-                long checked = 0;
-                List<io.creel.common.protocol.FsckReply.Damaged> damaged = new ArrayList<>();
-                for (var f : all) {
-                    checked += f.join().checked();
-                    damaged.addAll(f.join().damaged());
-                }
-                return new io.creel.common.protocol.FsckReply(checked, List.copyOf(damaged));
-            }));
-        });
+        return admin.fsck(path);
     }
 
     /**

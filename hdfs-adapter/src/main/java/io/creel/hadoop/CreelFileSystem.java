@@ -5,6 +5,8 @@ import io.creel.client.CreateOptions;
 import io.creel.client.CreelClient;
 import io.creel.client.CreelNode;
 import io.creel.client.DirectoryEntry;
+import io.creel.client.integration.SharedClient;
+import io.creel.client.integration.SharedClients;
 import io.creel.client.io.NodeOutputStream;
 import io.creel.common.conf.CreelConf;
 import io.creel.common.error.CreelException;
@@ -71,6 +73,8 @@ public class CreelFileSystem extends FileSystem {
     public static final FsPermission FILE_PERMISSION = new FsPermission((short) 0666);
 
     private URI uri;
+    /** This file system's hold on the process's client of its settings. */
+    private SharedClient shared;
     private CreelClient client;
     private Path workingDir;
     private Duration timeout;
@@ -95,17 +99,21 @@ public class CreelFileSystem extends FileSystem {
         }
         String authority = name.getAuthority();
         this.uri = URI.create(SCHEME + "://" + (authority == null ? "" : authority) + "/");
-        this.client = CreelClient.connect(creel);
+        this.shared = SharedClients.acquire(creel);
+        this.client = shared.client();
         this.timeout = client.requestTimeout();
         this.blockSize = client.blockSize();
-        String storageClass = conf.getTrimmed(CreelHadoopConf.STORAGE_CLASS, "");
+        String storageClass = CreelHadoopConf.settings(conf).storageClass("");
         this.fileOptions = storageClass.isEmpty() ? CreateOptions.defaults()
                 : CreateOptions.defaults().withStorageClass(storageClass);
         this.user = UserGroupInformation.getCurrentUser().getShortUserName();
         this.workingDir = getHomeDirectory();
     }
 
-    /** The Creel client this file system uses (for callers that want Creel's own API too). */
+    /**
+     * The Creel client this file system uses (for callers that want Creel's own API too). File
+     * systems of the same settings in a process share it: do not close it, close the file system.
+     */
     public CreelClient client() {
         return client;
     }
@@ -526,8 +534,8 @@ public class CreelFileSystem extends FileSystem {
         try {
             super.close();
         } finally {
-            if (client != null) {
-                client.close();
+            if (shared != null) {
+                shared.close();
             }
         }
     }

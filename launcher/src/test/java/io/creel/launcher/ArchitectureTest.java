@@ -7,6 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.creel.common.rpc.PayloadCheck;
+import io.creel.common.rpc.RequestDispatch;
+import io.creel.common.rpc.RequestHandler;
+import io.creel.common.rpc.RpcCall;
+import io.creel.common.rpc.RpcConnection;
+import io.creel.common.rpc.RpcListener;
+import io.creel.common.rpc.RpcPeer;
+import io.creel.common.rpc.RpcProbe;
+import io.creel.common.rpc.RpcTransport;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -150,6 +162,77 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage("io.creel.common..")
                 .should().dependOnClassesThat().resideOutsideOfPackages("io.creel.common..", "java..", "javax..",
                         "io.netty..", "org.slf4j..")
+                .check(classes);
+    }
+
+    /** The modules that put the client into a framework (layer 5, less the benchmarks). */
+    private static final List<String> INTEGRATIONS = List.of("hdfs-adapter", "spark-shuffle", "ycsb-binding");
+
+    /**
+     * The shaded jar of an integration is the parent's execution, configured once: a module names the
+     * plugin and sets the jar's names, and relocates nothing itself.
+     */
+    @Test
+    void shadedJarsAreConfiguredOnceInTheParent() throws Exception {
+        assertEquals(1, parse(ROOT.resolve("pom.xml")).getElementsByTagName("relocations").getLength(),
+                "the parent's shade execution relocates Netty");
+        List<String> wrong = new ArrayList<>();
+        int shading = 0;
+        for (String m : modules()) {
+            Document pom = parse(ROOT.resolve(m).resolve("pom.xml"));
+            if (pom.getElementsByTagName("relocations").getLength() > 0) {
+                wrong.add(m + " configures its own relocations: use the parent's creel-shaded execution");
+            }
+            NodeList plugins = pom.getElementsByTagName("plugin");
+            for (int i = 0; i < plugins.getLength(); i++) {
+                if (text((Element) plugins.item(i), "artifactId").equals("maven-shade-plugin")) {
+                    shading++;
+                    if (text(pom.getDocumentElement(), "creel.shaded.jar").isEmpty()
+                            || text(pom.getDocumentElement(), "creel.shaded.module").isEmpty()) {
+                        wrong.add(m + " shades without setting creel.shaded.jar and creel.shaded.module");
+                    }
+                }
+            }
+        }
+        assertTrue(shading >= 2, "the Hadoop and Spark jars are shaded: " + shading + " modules");
+        assertEquals(List.of(), wrong);
+    }
+
+    /**
+     * An integration holds the process's client of its settings ({@code SharedClients}) instead of
+     * connecting one of its own: a Spark executor then runs one client for shuffle and broadcasts.
+     * Read from the sources, since the launcher's class path has not every integration. The stale
+     * data cleaner is a command with a process of its own, so its client is the process's.
+     */
+    @Test
+    void integrationsTakeTheirClientFromSharedClients() throws IOException {
+        List<String> wrong = new ArrayList<>();
+        int read = 0;
+        for (String m : INTEGRATIONS) {
+            try (Stream<Path> files = Files.walk(ROOT.resolve(m).resolve("src/main/java"))) {
+                for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                    read++;
+                    if (Files.readString(f, StandardCharsets.UTF_8).contains("CreelClient.connect(")
+                            && !f.endsWith("StaleShuffleCleaner.java")) {
+                        wrong.add(ROOT.relativize(f).toString());
+                    }
+                }
+            }
+        }
+        assertTrue(read > 30, "the integrations' sources were read: " + read);
+        assertEquals(List.of(), wrong, "integrations that connect a client of their own instead of SharedClients.acquire");
+    }
+
+    /**
+     * Handlers and transports meet through these types only; a Netty channel in them would make every
+     * other transport (DaRPC) fake one, so they name none. Netty buffers are the frame protocol's
+     * bytes and stay.
+     */
+    @Test
+    void theTransportNeutralRpcSpiNamesNoNettyChannelType() {
+        noClasses().that().belongToAnyOf(RequestHandler.class, RpcCall.class, RpcPeer.class, PayloadCheck.class,
+                        RequestDispatch.class, RpcTransport.class, RpcListener.class, RpcConnection.class, RpcProbe.class)
+                .should().dependOnClassesThat().resideInAPackage("io.netty.channel..")
                 .check(classes);
     }
 

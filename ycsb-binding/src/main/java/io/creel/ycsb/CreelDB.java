@@ -2,6 +2,8 @@ package io.creel.ycsb;
 
 import io.creel.client.CreelClient;
 import io.creel.client.Futures;
+import io.creel.client.integration.SharedClient;
+import io.creel.client.integration.SharedClients;
 import io.creel.common.conf.ConfKeys;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
@@ -45,7 +47,8 @@ public final class CreelDB extends DB {
     static final String TABLE_PROPERTY = "table";
     static final String DEFAULT_TABLE = "usertable";
 
-    private SharedClient shared;
+    private SharedClient held;
+    private SharedState shared;
     private CreelClient client;
     private Tables tables;
     private FailureLog failures;
@@ -60,7 +63,8 @@ public final class CreelDB extends DB {
         } catch (RuntimeException e) {
             throw new DBException("Creel binding: " + e.getMessage(), e);
         }
-        shared = SharedClient.acquire(settings);
+        held = SharedClients.acquire(settings.conf());
+        shared = held.attachment(SharedState.class, c -> new SharedState(c, settings));
         client = shared.client();
         tables = shared.tables();
         failures = shared.failures();
@@ -69,7 +73,8 @@ public final class CreelDB extends DB {
         try {
             tables.path(table);
         } catch (RuntimeException e) {
-            shared.release();
+            held.close();
+            held = null;
             shared = null;
             throw new DBException("Creel binding: cannot prepare table '" + table + "' under " + settings.root()
                     + " of the cluster at " + settings.conf().get(ConfKeys.NAMENODE_ADDRESS).get(0).toUri() + ": "
@@ -79,8 +84,9 @@ public final class CreelDB extends DB {
 
     @Override
     public void cleanup() throws DBException {
-        if (shared != null) {
-            shared.release();
+        if (held != null) {
+            held.close();
+            held = null;
             shared = null;
         }
     }
@@ -144,7 +150,7 @@ public final class CreelDB extends DB {
     }
 
     /** The process-wide client state this DB uses (for tests). */
-    SharedClient shared() {
+    SharedState shared() {
         return shared;
     }
 

@@ -1,19 +1,21 @@
 package io.creel.ycsb;
 
 import io.creel.client.CreateOptions;
+import io.creel.client.integration.FrameworkSettings;
 import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.CreelConf;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.PathName;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
 /**
- * How YCSB's properties become the binding's settings. Precedence, lowest first: the defaults,
+ * How YCSB's properties become the binding's settings. YCSB's {@code creel.*} properties are Creel
+ * keys themselves, so there is no prefix to map: the site file and the properties are loaded as every
+ * integration loads them ({@link FrameworkSettings#load}). Precedence, lowest first: the defaults,
  * {@code creel-site.conf} ({@code $CREEL_CONF_DIR}, else the directory in the system property
  * {@value #CONF_DIR_PROPERTY} that {@code bin/creel} sets), then every YCSB property whose name
  * starts with {@code creel.} (from a workload file or {@code -p}). Every {@code creel.*} property
@@ -38,9 +40,7 @@ public record YcsbSettings(CreelConf conf, PathName root, CreateOptions tableOpt
                 overrides.put(name, props.getProperty(name).trim());
             }
         }
-        String dir = System.getProperty(CONF_DIR_PROPERTY);
-        Path site = CreelConf.locateSiteFile(dir == null || dir.isBlank() ? null : Path.of(dir));
-        CreelConf conf = CreelConf.load(site, overrides);
+        CreelConf conf = FrameworkSettings.load(System.getProperty(CONF_DIR_PROPERTY), overrides);
         String storageClass = conf.get(YcsbKeys.STORAGE_CLASS);
         List<String> classes = conf.get(ConfKeys.STORAGE_CLASSES);
         if (!storageClass.isEmpty() && !classes.contains(storageClass)) {

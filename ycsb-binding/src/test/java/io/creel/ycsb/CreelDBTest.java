@@ -219,7 +219,7 @@ class CreelDBTest {
         CreelDB other = db("table", "t_shared", "creel.ycsb.table.enumerable", "true");
         assertNotSame(a.shared(), other.shared(), "another configuration gets its own client");
 
-        SharedClient shared = a.shared();
+        SharedState shared = a.shared();
         a.cleanup();
         opened.remove(a);
         assertEquals(Status.OK, b.insert("t_shared", "k", record("f", "v")), "b's client is still open");

@@ -29,12 +29,14 @@ import io.creel.common.rpc.RpcConnection;
 import io.creel.common.rpc.RpcConnections;
 import io.netty.util.concurrent.EventExecutorGroup;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntFunction;
 
 /**
  * Sends metadata calls to the namenode that owns a path: the top-level name decides the partition
@@ -126,6 +128,20 @@ public final class NamenodeRouter {
 
     public HostPort address(int partition) {
         return namenodes.get(partition);
+    }
+
+    /**
+     * Asks every partition at once ({@code ask} gets the partition's index) and completes with their
+     * answers in partition order; fails with a {@link CreelException} when any of them fails. For
+     * what spans partitions: the root's listing, the cluster's status, draining a server, fsck of "/".
+     */
+    public <T> CompletableFuture<List<T>> everyPartition(IntFunction<CompletableFuture<T>> ask) {
+        List<CompletableFuture<T>> all = new ArrayList<>(namenodes.size());
+        for (int i = 0; i < namenodes.size(); i++) {
+            all.add(ask.apply(i));
+        }
+        return Futures.clean(CompletableFuture.allOf(all.toArray(CompletableFuture[]::new))
+                .thenApply(v -> all.stream().map(CompletableFuture::join).toList()));
     }
 
     /** The partition owning {@code path}; the root lives on every partition, partition 0 answers for it. */

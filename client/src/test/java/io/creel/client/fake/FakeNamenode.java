@@ -207,7 +207,7 @@ public final class FakeNamenode implements AutoCloseable {
                 answer.run();
             });
         } else if (mapDelayMillis > 0) {
-            call.channel().eventLoop().schedule(answer, mapDelayMillis, TimeUnit.MILLISECONDS);
+            call.peer().schedule(answer, mapDelayMillis, TimeUnit.MILLISECONDS);
         } else {
             answer.run();
         }

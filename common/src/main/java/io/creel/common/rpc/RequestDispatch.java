@@ -7,7 +7,6 @@ import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.ProtocolException;
 import io.creel.common.protocol.RequestIdentity;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.Channel;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * Hands one request frame to a {@link RequestHandler}, the same way for every {@link RpcTransport}:
  * checks the header, answers a handler's {@link CreelException} (or any other failure, as INTERNAL)
  * with an error reply, and leaves a malformed frame to the caller, which closes that connection.
- * Replies go out through {@code channel}.
+ * Replies go out through the {@link RpcPeer} the frame came from.
  */
 public final class RequestDispatch {
     private static final Logger LOG = LoggerFactory.getLogger(RequestDispatch.class);
@@ -27,20 +26,20 @@ public final class RequestDispatch {
      * Dispatches {@code frame} (the bytes after the length field; not released here).
      *
      * @param name    the server, for log lines ("namenode")
-     * @param channel the connection the frame came on; replies are written to it
+     * @param peer    the client the frame came from; replies are sent to it
      * @throws ProtocolException when the frame is malformed: the caller closes the connection
      */
-    public static void dispatch(String name, Channel channel, ByteBuf frame, RequestHandler handler) {
-        dispatch(name, channel, frame, handler, RpcProbes.forServer(name), null);
+    public static void dispatch(String name, RpcPeer peer, ByteBuf frame, RequestHandler handler) {
+        dispatch(name, peer, frame, handler, RpcProbes.forServer(name), null);
     }
 
     /**
-     * Dispatches {@code frame} as {@link #dispatch(String, Channel, ByteBuf, RequestHandler)} does,
+     * Dispatches {@code frame} as {@link #dispatch(String, RpcPeer, ByteBuf, RequestHandler)} does,
      * reporting its answer to {@code probe} (the connection's); {@code answered} (may be
-     * {@code null}) runs once the request's reply has been written or given to the channel, from
+     * {@code null}) runs once the request's reply has been written or given to the peer, from
      * whatever thread replied.
      */
-    public static void dispatch(String name, Channel channel, ByteBuf frame, RequestHandler handler, RpcProbe probe,
+    public static void dispatch(String name, RpcPeer peer, ByteBuf frame, RequestHandler handler, RpcProbe probe,
                                 Runnable answered) {
         if (frame.readableBytes() < Frame.HEADER_AFTER_LENGTH) {
             throw new ProtocolException("frame of " + frame.readableBytes() + " bytes is shorter than a header");
@@ -63,7 +62,7 @@ public final class RequestDispatch {
             }
             identity = RequestIdentity.decode(frame);
         }
-        RpcCall call = new RpcCall(channel, op, requestId, identity, frame, probe, answered);
+        RpcCall call = new RpcCall(peer, op, requestId, identity, frame, probe, answered);
         try {
             handler.handle(call);
         } catch (ProtocolException e) {

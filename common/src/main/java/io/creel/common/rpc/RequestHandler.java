@@ -10,7 +10,10 @@ public interface RequestHandler {
      */
     void handle(RpcCall call);
 
-    /** Called when a connection closes, so connection-scoped state (leases) can be released. */
-    default void connectionClosed(io.netty.channel.Channel channel) {
+    /**
+     * Called once when a connection closes, so connection-scoped state (leases) can be released;
+     * {@code peer} is the one its calls carried ({@link RpcCall#peer()}).
+     */
+    default void connectionClosed(RpcPeer peer) {
     }
 }

@@ -5,9 +5,7 @@ import io.creel.common.protocol.Frame;
 import io.creel.common.protocol.Message;
 import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.RequestIdentity;
-import io.creel.common.security.RpcSecurity;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.Channel;
 import java.nio.ByteBuffer;
 
 /**
@@ -17,7 +15,7 @@ import java.nio.ByteBuffer;
  * itself.
  */
 public final class RpcCall {
-    private final Channel channel;
+    private final RpcPeer peer;
     private final Opcode opcode;
     private final long requestId;
     /** The request's identity across connections (a request that may be retried), or null. */
@@ -26,12 +24,12 @@ public final class RpcCall {
     private final RpcProbe probe;
     /** When the request arrived; 0 when nothing measures. */
     private final long arrived;
-    /** Runs once the reply is handed to the channel (the server's count of requests in flight); or null. */
+    /** Runs once the reply is handed to the peer (the server's count of requests in flight); or null. */
     private final Runnable replied;
 
-    RpcCall(Channel channel, Opcode opcode, long requestId, RequestIdentity identity, ByteBuf body, RpcProbe probe,
+    RpcCall(RpcPeer peer, Opcode opcode, long requestId, RequestIdentity identity, ByteBuf body, RpcProbe probe,
             Runnable replied) {
-        this.channel = channel;
+        this.peer = peer;
         this.opcode = opcode;
         this.requestId = requestId;
         this.identity = identity;
@@ -73,14 +71,14 @@ public final class RpcCall {
         return body;
     }
 
-    /** The connection the request came on (for connection-scoped state such as leases). */
-    public Channel channel() {
-        return channel;
+    /** The client the request came from, one per connection (for connection-scoped state such as leases). */
+    public RpcPeer peer() {
+        return peer;
     }
 
     public void reply(Message message) {
         answered(null);
-        channel.writeAndFlush(Frames.ok(channel.alloc(), opcode, requestId, message), channel.voidPromise());
+        peer.send(Frames.ok(peer.alloc(), opcode, requestId, message));
         replied();
     }
 
@@ -90,11 +88,10 @@ public final class RpcCall {
      */
     public void replyPayload(ByteBuf payload) {
         answered(null);
-        ByteBuf header = Frames.okHeader(channel.alloc(), opcode, requestId, payload.readableBytes());
-        ByteBuf verdict = channel.alloc().ioBuffer(Frame.VERDICT).writeShort(0);
+        ByteBuf header = Frames.okHeader(peer.alloc(), opcode, requestId, payload.readableBytes());
+        ByteBuf verdict = peer.alloc().ioBuffer(Frame.VERDICT).writeShort(0);
         // One write per frame: replies may come from several threads, and two writes could interleave.
-        channel.writeAndFlush(channel.alloc().compositeDirectBuffer(3).addComponents(true, header, payload, verdict),
-                channel.voidPromise());
+        peer.send(peer.alloc().compositeDirectBuffer(3).addComponents(true, header, payload, verdict));
         replied();
     }
 
@@ -103,38 +100,18 @@ public final class RpcCall {
      * copying them into a buffer first; {@code check} decides, once the last of them has been written
      * to the socket, whether they were valid, and its verdict follows them. {@code memory} must stay
      * readable until the connection has sent or dropped the reply, which {@link PayloadCheck#released}
-     * says (exactly once).
+     * says (exactly once). A transport that cannot send from memory copies it first
+     * ({@link RpcPeer#send(ByteBuf, ByteBuffer, PayloadCheck)}).
      */
     public void replyPayload(ByteBuffer memory, PayloadCheck check) {
         answered(null);
-        ByteBuf header = Frames.okHeader(channel.alloc(), opcode, requestId, memory.remaining());
-        if (RpcSecurity.isEncrypted(channel)) {
-            // TLS encrypts buffers, not file regions: copy, and check the bytes once they are copied.
-            ByteBuf payload;
-            CreelException invalid;
-            try {
-                payload = channel.alloc().ioBuffer(memory.remaining()).writeBytes(memory.slice());
-                invalid = check.afterSending();
-            } finally {
-                check.released();
-            }
-            ByteBuf verdict = channel.alloc().ioBuffer(Frame.VERDICT)
-                    .writeShort(invalid == null ? Frame.STATUS_OK : invalid.code().code());
-            channel.writeAndFlush(channel.alloc().compositeDirectBuffer(3).addComponents(true, header, payload,
-                    verdict), channel.voidPromise());
-            replied();
-            return;
-        }
-        ByteBuffer head = ByteBuffer.allocate(header.readableBytes());
-        header.readBytes(head);
-        header.release();
-        channel.writeAndFlush(new PayloadRegion(head.flip(), memory.slice(), check), channel.voidPromise());
+        peer.send(Frames.okHeader(peer.alloc(), opcode, requestId, memory.remaining()), memory, check);
         replied();
     }
 
     public void fail(CreelException error) {
         answered(error);
-        channel.writeAndFlush(Frames.error(channel.alloc(), opcode, requestId, error), channel.voidPromise());
+        peer.send(Frames.error(peer.alloc(), opcode, requestId, error));
         replied();
     }
 

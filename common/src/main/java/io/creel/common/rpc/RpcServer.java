@@ -177,6 +177,8 @@ public final class RpcServer implements RpcListener {
         private final ArrayDeque<ByteBuf> waiting = new ArrayDeque<>();
         private final Runnable answered = this::answered;
         private ChannelHandlerContext ctx;
+        /** The connection as handlers see it: one object for its whole life. */
+        private RpcPeer peer;
 
         Dispatch(String name, RequestHandler handler, Frames.FrameDecoder frames, int maxInFlight, long idleMillis) {
             this.name = name;
@@ -190,6 +192,7 @@ public final class RpcServer implements RpcListener {
         @Override
         public void handlerAdded(ChannelHandlerContext ctx) {
             this.ctx = ctx;
+            this.peer = new ChannelPeer(ctx.channel());
         }
 
         @Override
@@ -231,7 +234,7 @@ public final class RpcServer implements RpcListener {
         private void dispatch(ByteBuf frame) {
             inFlight.incrementAndGet();
             try {
-                RequestDispatch.dispatch(name, ctx.channel(), frame, handler, probe, answered);
+                RequestDispatch.dispatch(name, peer, frame, handler, probe, answered);
             } catch (ProtocolException e) {
                 inFlight.decrementAndGet();
                 LOG.warn("{}: closing connection from {}: {}", name, ctx.channel().remoteAddress(), e.getMessage());
@@ -263,7 +266,7 @@ public final class RpcServer implements RpcListener {
             for (ByteBuf frame = waiting.poll(); frame != null; frame = waiting.poll()) {
                 frame.release();
             }
-            handler.connectionClosed(ctx.channel());
+            handler.connectionClosed(peer);
             ctx.fireChannelInactive();
         }
 

@@ -93,7 +93,7 @@ class FramesFuzzTest {
         public void channelRead(io.netty.channel.ChannelHandlerContext ctx, Object msg) {
             ByteBuf frame = (ByteBuf) msg;
             try {
-                RequestDispatch.dispatch("fuzz", ctx.channel(), frame, DECODING);
+                RequestDispatch.dispatch("fuzz", new ChannelPeer(ctx.channel()), frame, DECODING);
             } catch (io.creel.common.protocol.ProtocolException e) {
                 ctx.close();
             } finally {

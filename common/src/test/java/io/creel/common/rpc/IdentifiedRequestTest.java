@@ -40,7 +40,7 @@ class IdentifiedRequestTest {
     private void dispatch(ByteBuf frame) {
         try {
             frame.skipBytes(Frame.LENGTH_FIELD);
-            RequestDispatch.dispatch("test", channel, frame, handler);
+            RequestDispatch.dispatch("test", new ChannelPeer(channel), frame, handler);
         } finally {
             frame.release();
         }

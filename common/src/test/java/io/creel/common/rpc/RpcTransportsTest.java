@@ -13,7 +13,6 @@ import io.creel.common.net.HostPort;
 import io.creel.common.protocol.LookupRequest;
 import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.RegisterReply;
-import io.netty.channel.Channel;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -64,7 +63,7 @@ class RpcTransportsTest {
 
     @Test
     void connectionsReachEachAddressWithTheTransportOfItsSchemeAndTheHandlerSeesTheSameCalls() throws Exception {
-        CompletableFuture<Channel> closed = new CompletableFuture<>();
+        CompletableFuture<RpcPeer> closed = new CompletableFuture<>();
         RequestHandler handler = new RequestHandler() {
             @Override
             public void handle(RpcCall call) {
@@ -72,8 +71,8 @@ class RpcTransportsTest {
             }
 
             @Override
-            public void connectionClosed(Channel channel) {
-                closed.complete(channel);
+            public void connectionClosed(RpcPeer peer) {
+                closed.complete(peer);
             }
         };
         int listens = RelabelledTransport.LISTENS.get();

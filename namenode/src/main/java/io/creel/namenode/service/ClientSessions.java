@@ -1,11 +1,12 @@
 package io.creel.namenode.service;
 
 import io.creel.common.protocol.RequestIdentity;
-import io.netty.channel.Channel;
+import io.creel.common.rpc.RpcPeer;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -26,9 +27,9 @@ final class ClientSessions {
     private static final class Session {
         final long high;
         final long low;
-        final Set<Channel> channels = new HashSet<>();
+        final Set<RpcPeer> connections = new HashSet<>();
         /** The pending end of its leases while it has no connection; null otherwise. */
-        io.netty.util.concurrent.Future<?> ending;
+        Future<?> ending;
 
         Session(long high, long low) {
             this.high = high;
@@ -47,7 +48,7 @@ final class ClientSessions {
     private final long holdMillis;
     private final Consumer<Object> endLeases;
     private final Map<ClientId, Session> sessions = new HashMap<>();
-    private final Map<Channel, Set<Session>> byChannel = new HashMap<>();
+    private final Map<RpcPeer, Set<Session>> byConnection = new HashMap<>();
 
     /**
      * @param holdMillis how long an identified client's leases outlive its last connection
@@ -58,47 +59,47 @@ final class ClientSessions {
         this.endLeases = endLeases;
     }
 
-    /** The owner of leases granted to a request from {@code channel} with {@code identity} (may be null). */
-    synchronized Object owner(Channel channel, RequestIdentity identity) {
+    /** The owner of leases granted to a request from {@code peer} with {@code identity} (may be null). */
+    synchronized Object owner(RpcPeer peer, RequestIdentity identity) {
         if (identity == null) {
-            return channel;
+            return peer;
         }
         Session s = sessions.computeIfAbsent(new ClientId(identity.clientHigh(), identity.clientLow()),
                 id -> new Session(id.high(), id.low()));
-        if (channel.isActive() && s.channels.add(channel)) {
-            byChannel.computeIfAbsent(channel, c -> new HashSet<>()).add(s);
+        if (peer.isOpen() && s.connections.add(peer)) {
+            byConnection.computeIfAbsent(peer, c -> new HashSet<>()).add(s);
         }
-        if (!s.channels.isEmpty() && s.ending != null) {
+        if (!s.connections.isEmpty() && s.ending != null) {
             s.ending.cancel(false);
             s.ending = null;
-        } else if (s.channels.isEmpty() && s.ending == null) {
-            hold(s, channel); // it came on a connection that is already gone
+        } else if (s.connections.isEmpty() && s.ending == null) {
+            hold(s, peer); // it came on a connection that is already gone
         }
         return s;
     }
 
-    /** {@code channel} closed: its own leases end now, its clients' once they have been away for the hold. */
-    void connectionClosed(Channel channel) {
+    /** {@code peer}'s connection closed: its own leases end now, its clients' once they have been away for the hold. */
+    void connectionClosed(RpcPeer peer) {
         synchronized (this) {
-            Set<Session> clients = byChannel.remove(channel);
+            Set<Session> clients = byConnection.remove(peer);
             if (clients != null) {
                 for (Session s : clients) {
-                    s.channels.remove(channel);
-                    if (s.channels.isEmpty() && s.ending == null) {
-                        hold(s, channel);
+                    s.connections.remove(peer);
+                    if (s.connections.isEmpty() && s.ending == null) {
+                        hold(s, peer);
                     }
                 }
             }
         }
-        endLeases.accept(channel);
+        endLeases.accept(peer);
     }
 
-    /** Ends {@code s}'s leases after the hold, on {@code channel}'s event loop (or now, if that is gone). */
-    private void hold(Session s, Channel channel) {
+    /** Ends {@code s}'s leases after the hold, on {@code peer}'s timer (or now, if that is gone). */
+    private void hold(Session s, RpcPeer peer) {
         try {
-            s.ending = channel.eventLoop().schedule(() -> end(s), holdMillis, TimeUnit.MILLISECONDS);
+            s.ending = peer.schedule(() -> end(s), holdMillis, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
-            LOG.debug("{}: event loop gone, its leases end now", s);
+            LOG.debug("{}: its connection's timer is gone, its leases end now", s);
             sessions.remove(new ClientId(s.high, s.low));
             endLeases.accept(s);
         }
@@ -106,7 +107,7 @@ final class ClientSessions {
 
     private void end(Session s) {
         synchronized (this) {
-            if (!s.channels.isEmpty() || s.ending == null) {
+            if (!s.connections.isEmpty() || s.ending == null) {
                 return; // it came back
             }
             s.ending = null;

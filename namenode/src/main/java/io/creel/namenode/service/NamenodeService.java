@@ -28,6 +28,7 @@ import io.creel.common.protocol.StatusReply;
 import io.creel.common.protocol.StorageServerInfo;
 import io.creel.common.rpc.RequestHandler;
 import io.creel.common.rpc.RpcCall;
+import io.creel.common.rpc.RpcPeer;
 import io.creel.namenode.allocation.AllocatedBlock;
 import io.creel.namenode.allocation.BlockAllocator;
 import io.creel.namenode.allocation.RegionBroker;
@@ -35,7 +36,6 @@ import io.creel.namenode.allocation.RegionShortage;
 import io.creel.namenode.namespace.Namespace;
 import io.creel.namenode.registry.ServerRegistry;
 import io.creel.namenode.retry.RetryCache;
-import io.netty.channel.Channel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -113,18 +113,18 @@ public final class NamenodeService implements RequestHandler {
         switch (call.opcode()) {
             case CREATE -> {
                 CreateRequest r = CreateRequest.decode(call.body());
-                Object owner = clients.owner(call.channel(), id);
+                Object owner = clients.owner(call.peer(), id);
                 replyWhenDone(call, once(call, () -> withRegions(() -> namespace.create(r, owner, id))));
             }
             case LOOKUP -> {
                 LookupRequest r = LookupRequest.decode(call.body());
                 if (r.forAppend()) {
                     // Opening for append takes a lease: a retry must not find it taken by its own first attempt.
-                    Object owner = clients.owner(call.channel(), id);
+                    Object owner = clients.owner(call.peer(), id);
                     replyWhenDone(call, once(call, () -> CompletableFuture.completedFuture(
                             namespace.lookup(r.path(), true, owner))));
                 } else {
-                    call.reply(namespace.lookup(r.path(), false, call.channel()));
+                    call.reply(namespace.lookup(r.path(), false, call.peer()));
                 }
             }
             case REMOVE -> {
@@ -139,7 +139,7 @@ public final class NamenodeService implements RequestHandler {
             case MAP -> {
                 MapRequest r = MapRequest.decode(call.body());
                 if (r.lease() != 0) {
-                    clients.owner(call.channel(), id); // the client is back: its leases stay
+                    clients.owner(call.peer(), id); // the client is back: its leases stay
                 }
                 replyWhenDone(call, once(call, () -> withRegions(() -> map(r))));
             }
@@ -149,7 +149,7 @@ public final class NamenodeService implements RequestHandler {
             }
             case COMMIT -> {
                 CommitRequest r = CommitRequest.decode(call.body());
-                clients.owner(call.channel(), id); // the client is back: its leases stay
+                clients.owner(call.peer(), id); // the client is back: its leases stay
                 replyWhenDone(call, once(call, () -> (r.kind() == CommitRequest.Kind.ABANDON
                         ? namespace.abandon(r.nodeId(), r.lease(), id)
                         : withRegions(() -> namespace.commit(r.nodeId(), r.lease(), r.length(),
@@ -339,7 +339,7 @@ public final class NamenodeService implements RequestHandler {
     }
 
     @Override
-    public void connectionClosed(Channel channel) {
-        clients.connectionClosed(channel);
+    public void connectionClosed(RpcPeer peer) {
+        clients.connectionClosed(peer);
     }
 }

@@ -6,10 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.creel.common.protocol.RequestIdentity;
-import io.netty.channel.Channel;
+import io.creel.common.rpc.RpcPeer;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -25,24 +28,64 @@ class ClientSessionsTest {
 
     /** The owners whose leases ended that are clients, not connections. */
     private List<Object> clientsEnded() {
-        return ended.stream().filter(o -> !(o instanceof Channel)).toList();
+        return ended.stream().filter(o -> !(o instanceof RpcPeer)).toList();
     }
 
-    /** A connection whose clock moves only when the test says so. */
-    private static EmbeddedChannel channel() {
-        EmbeddedChannel ch = new EmbeddedChannel();
-        ch.freezeTime();
-        return ch;
+    /** A connection whose clock moves only when the test says so (an embedded channel's frozen one). */
+    private static final class Connection implements RpcPeer {
+        private final EmbeddedChannel ch = new EmbeddedChannel();
+
+        Connection() {
+            ch.freezeTime();
+        }
+
+        void close() {
+            ch.close();
+        }
+
+        void finishAndReleaseAll() {
+            ch.finishAndReleaseAll();
+        }
+
+        @Override
+        public String remote() {
+            return "test";
+        }
+
+        @Override
+        public ByteBufAllocator alloc() {
+            return ch.alloc();
+        }
+
+        @Override
+        public boolean isOpen() {
+            return ch.isActive();
+        }
+
+        @Override
+        public ScheduledFuture<?> schedule(Runnable task, long delay, TimeUnit unit) {
+            return ch.eventLoop().schedule(task, delay, unit);
+        }
+
+        @Override
+        public void send(ByteBuf frame) {
+            frame.release();
+            throw new AssertionError("lease owners send nothing");
+        }
     }
 
-    private static void pass(EmbeddedChannel ch, long millis) {
-        ch.advanceTimeBy(millis, TimeUnit.MILLISECONDS);
-        ch.runScheduledPendingTasks();
+    private static Connection channel() {
+        return new Connection();
+    }
+
+    private static void pass(Connection c, long millis) {
+        c.ch.advanceTimeBy(millis, TimeUnit.MILLISECONDS);
+        c.ch.runScheduledPendingTasks();
     }
 
     @Test
     void withoutAnIdentityTheConnectionOwnsItsLeasesAndTheyEndWithIt() {
-        EmbeddedChannel ch = channel();
+        Connection ch = channel();
         assertSame(ch, sessions.owner(ch, null));
         ch.close();
         sessions.connectionClosed(ch);
@@ -52,8 +95,8 @@ class ClientSessionsTest {
 
     @Test
     void anIdentifiedClientOwnsItsLeasesOnEveryConnection() {
-        EmbeddedChannel a = channel();
-        EmbeddedChannel b = channel();
+        Connection a = channel();
+        Connection b = channel();
         Object owner = sessions.owner(a, client.withSequence(1));
         assertSame(owner, sessions.owner(b, client.withSequence(2)));
         Object other = sessions.owner(a, RequestIdentity.newClient().withSequence(1));
@@ -68,7 +111,7 @@ class ClientSessionsTest {
 
     @Test
     void aClientThatIsAwayLongerThanTheHoldLosesItsLeasesOnce() {
-        EmbeddedChannel ch = channel();
+        Connection ch = channel();
         Object owner = sessions.owner(ch, client.withSequence(1));
         ch.close();
         sessions.connectionClosed(ch);
@@ -83,12 +126,12 @@ class ClientSessionsTest {
 
     @Test
     void aClientThatComesBackWithinTheHoldKeepsItsLeases() {
-        EmbeddedChannel first = channel();
+        Connection first = channel();
         Object owner = sessions.owner(first, client.withSequence(1));
         first.close();
         sessions.connectionClosed(first);
         pass(first, HOLD / 2);
-        EmbeddedChannel second = channel();
+        Connection second = channel();
         assertSame(owner, sessions.owner(second, client.withSequence(1)), "its retry on a new connection");
         pass(first, 2 * HOLD);
         assertTrue(clientsEnded().isEmpty(), "a client that came back lost its leases: " + ended);
@@ -100,7 +143,7 @@ class ClientSessionsTest {
 
     @Test
     void aRequestThatArrivesOnAConnectionAlreadyGoneStartsTheHold() {
-        EmbeddedChannel ch = channel();
+        Connection ch = channel();
         ch.close();
         sessions.connectionClosed(ch);
         Object owner = sessions.owner(ch, client.withSequence(1));

@@ -3,6 +3,8 @@ package io.creel.spark.broadcast;
 import io.creel.client.CreelClient;
 import io.creel.client.CreelNode;
 import io.creel.client.Futures;
+import io.creel.client.integration.SharedClient;
+import io.creel.client.integration.SharedClients;
 import io.creel.common.conf.ConfKeys;
 import java.io.IOException;
 import java.io.InputStream;
@@ -88,9 +90,11 @@ public final class BroadcastReader {
 
     private static <T> T fetch(SparkEnv env, long id, String path, long length, ClassTag<T> tag) {
         BroadcastSettings s = BroadcastSettings.from(env.conf());
-        CreelClient client = SharedClient.get(s.client().creel());
         READS.computeIfAbsent(path, k -> new AtomicLong()).incrementAndGet();
-        try {
+        // The executor plugin holds this client for the executor's life; a read before it started
+        // (or without it) holds it for the read only.
+        try (SharedClient held = SharedClients.acquire(s.client().creel())) {
+            CreelClient client = held.client();
             CreelNode node = Futures.await(client.lookup(path), client.requestTimeout(), "looking up " + path);
             if (node.length() != length) {
                 throw new CreelBroadcastException("Creel broadcast " + id + ": " + path + " holds " + node.length()

@@ -1,5 +1,6 @@
 package io.creel.spark.broadcast;
 
+import io.creel.client.integration.FrameworkSettings;
 import io.creel.spark.shuffle.SparkCreelConf;
 import org.apache.spark.SparkConf;
 
@@ -9,10 +10,13 @@ import org.apache.spark.SparkConf;
  */
 public final class BroadcastSettings {
     /** Directory holding every application's broadcasts. */
-    public static final String ROOT = "spark.creel.broadcast.root";
+    public static final String ROOT = SparkCreelConf.PREFIX + "broadcast.root";
     public static final String ROOT_DEFAULT = "/spark-broadcast";
-    /** Storage class of broadcast Files ("" inherits: the cluster's order, DRAM first). */
-    public static final String STORAGE_CLASS = "spark.creel.broadcast.storageClass";
+    /**
+     * Storage class of broadcast Files ("" inherits: the cluster's order, DRAM first); the earlier
+     * spelling {@code spark.creel.broadcast.storageClass} still works, with a warning.
+     */
+    public static final String STORAGE_CLASS = SparkCreelConf.PREFIX + "broadcast." + FrameworkSettings.STORAGE_CLASS;
 
     private final SparkCreelConf client;
     private final String root;
@@ -26,8 +30,10 @@ public final class BroadcastSettings {
 
     /** Reads the keys; a bad value is a CONFIGURATION error naming the key. */
     public static BroadcastSettings from(SparkConf conf) {
-        String root = SparkCreelConf.rootDirectory(conf, ROOT, ROOT_DEFAULT);
-        return new BroadcastSettings(SparkCreelConf.from(conf), root, conf.get(STORAGE_CLASS, "").trim());
+        FrameworkSettings s = SparkCreelConf.settings(conf);
+        String root = SparkCreelConf.rootDirectory(s, "broadcast.root", ROOT_DEFAULT);
+        return new BroadcastSettings(SparkCreelConf.from(conf), root,
+                s.storageClass("broadcast.", "broadcast.storageClass"));
     }
 
     /** The Creel client settings. */

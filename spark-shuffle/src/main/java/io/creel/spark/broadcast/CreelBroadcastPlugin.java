@@ -1,5 +1,7 @@
 package io.creel.spark.broadcast;
 
+import io.creel.client.integration.SharedClient;
+import io.creel.client.integration.SharedClients;
 import java.util.Map;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.plugin.DriverPlugin;
@@ -11,7 +13,7 @@ import org.apache.spark.api.plugin.SparkPlugin;
  * {@code spark.plugins=io.creel.spark.broadcast.CreelBroadcastPlugin}: the driver component owns
  * the application's broadcasts ({@link DriverBroadcasts}) and removes them all when the
  * application ends; the executor component holds the executor's Creel client for broadcast reads
- * and closes it when the executor stops.
+ * (the one its shuffle uses too: {@link SharedClients}) and gives it back when the executor stops.
  */
 public final class CreelBroadcastPlugin implements SparkPlugin {
     @Override
@@ -37,19 +39,18 @@ public final class CreelBroadcastPlugin implements SparkPlugin {
     @Override
     public ExecutorPlugin executorPlugin() {
         return new ExecutorPlugin() {
-            private boolean holding;
+            private SharedClient held;
 
             @Override
             public void init(PluginContext context, Map<String, String> extraConf) {
-                SharedClient.acquire(BroadcastSettings.from(context.conf()).client().creel());
-                holding = true;
+                held = SharedClients.acquire(BroadcastSettings.from(context.conf()).client().creel());
             }
 
             @Override
             public void shutdown() {
-                if (holding) {
-                    holding = false;
-                    SharedClient.release();
+                if (held != null) {
+                    held.close();
+                    held = null;
                 }
             }
         };

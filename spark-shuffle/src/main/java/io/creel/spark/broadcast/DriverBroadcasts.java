@@ -4,6 +4,8 @@ import io.creel.client.CreateOptions;
 import io.creel.client.CreelClient;
 import io.creel.client.CreelNode;
 import io.creel.client.Futures;
+import io.creel.client.integration.SharedClient;
+import io.creel.client.integration.SharedClients;
 import io.creel.common.conf.ConfKeys;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
@@ -46,6 +48,8 @@ public final class DriverBroadcasts {
 
     private final SparkContext sc;
     private final BroadcastSettings settings;
+    /** The driver's hold on the process's client (the shuffle manager's, when both are in use). */
+    private final SharedClient shared;
     private final CreelClient client;
     /** Set at the first broadcast: plugins start before Spark knows the application id. */
     private String appDir;
@@ -70,10 +74,11 @@ public final class DriverBroadcasts {
         }
     }
 
-    private DriverBroadcasts(SparkContext sc, BroadcastSettings settings, CreelClient client) {
+    private DriverBroadcasts(SparkContext sc, BroadcastSettings settings, SharedClient shared) {
         this.sc = sc;
         this.settings = settings;
-        this.client = client;
+        this.shared = shared;
+        this.client = shared.client();
         this.cleaner = new Thread(this::clean, "creel-broadcast-cleaner");
         this.cleaner.setDaemon(true);
     }
@@ -81,8 +86,7 @@ public final class DriverBroadcasts {
     /** Starts the driver side for {@code sc}'s application (the plugin's driver component calls it). */
     static DriverBroadcasts start(SparkContext sc) {
         BroadcastSettings s = BroadcastSettings.from(sc.getConf());
-        CreelClient c = SharedClient.acquire(s.client().creel());
-        DriverBroadcasts d = new DriverBroadcasts(sc, s, c);
+        DriverBroadcasts d = new DriverBroadcasts(sc, s, SharedClients.acquire(s.client().creel()));
         DriverBroadcasts previous = ACTIVE.getAndSet(d);
         if (previous != null) {
             LOG.warn("Creel broadcasts of an earlier SparkContext were still active ({}); removing them",
@@ -259,7 +263,7 @@ public final class DriverBroadcasts {
                 beat.stop(); // after the directory: a beat without a directory is what a crash between the two leaves
             }
         } finally {
-            SharedClient.release();
+            shared.close();
         }
     }
 

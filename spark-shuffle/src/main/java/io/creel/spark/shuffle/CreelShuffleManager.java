@@ -3,6 +3,8 @@ package io.creel.spark.shuffle;
 import io.creel.client.CreateOptions;
 import io.creel.client.CreelClient;
 import io.creel.client.Futures;
+import io.creel.client.integration.SharedClient;
+import io.creel.client.integration.SharedClients;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.NodeType;
@@ -65,7 +67,8 @@ public final class CreelShuffleManager implements ShuffleManager {
     private final SortShuffleManager fallback;
     private final Set<Integer> creelShuffles = ConcurrentHashMap.newKeySet();
     private final Map<Integer, String> fallbacks = new ConcurrentHashMap<>();
-    private volatile CreelClient client;
+    /** This manager's hold on the process's client (shared with broadcasts: {@link SharedClients}). */
+    private volatile SharedClient shared;
     private volatile MapOutputCatalog catalog;
     private volatile String appDir;
     private ApplicationHeartbeat heartbeat;
@@ -101,21 +104,24 @@ public final class CreelShuffleManager implements ShuffleManager {
         return Map.copyOf(fallbacks);
     }
 
-    /** This JVM's Creel client, connected on first use. */
+    /**
+     * This JVM's Creel client, connected on first use; the same one the JVM's broadcasts use. Do not
+     * close it: the manager gives it back when it stops.
+     */
     public CreelClient client() {
-        CreelClient c = client;
+        SharedClient c = shared;
         if (c == null) {
             synchronized (this) {
                 if (stopped) {
                     throw new IllegalStateException("the Creel shuffle manager is stopped");
                 }
-                if (client == null) {
-                    client = CreelClient.connect(settings.creel());
+                if (shared == null) {
+                    shared = SharedClients.acquire(settings.creel());
                 }
-                c = client;
+                c = shared;
             }
         }
-        return c;
+        return c.client();
     }
 
     private MapOutputCatalog catalog() {
@@ -296,12 +302,12 @@ public final class CreelShuffleManager implements ShuffleManager {
         return fallback.shuffleBlockResolver();
     }
 
-    /** On the driver, removes the application's shuffle data; then closes the Creel client. */
+    /** On the driver, removes the application's shuffle data; then gives the Creel client back. */
     @Override
     public void stop() {
         ApplicationHeartbeat hb;
         String dir;
-        CreelClient c;
+        SharedClient c;
         synchronized (this) {
             if (stopped) {
                 return;
@@ -309,12 +315,13 @@ public final class CreelShuffleManager implements ShuffleManager {
             stopped = true;
             hb = heartbeat;
             dir = appDir;
-            c = client;
+            c = shared;
+            shared = null; // client() now says the manager is stopped
         }
         try {
             fallback.stop();
             if (c != null && isDriver && dir != null) {
-                delete(c, dir);
+                delete(c.client(), dir);
             }
             if (hb != null) {
                 hb.stop(); // after the data is gone: a crash in between leaves a heartbeat, and the cleaner's age rule

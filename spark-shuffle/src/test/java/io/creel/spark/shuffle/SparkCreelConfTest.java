@@ -61,4 +61,42 @@ class SparkCreelConfTest {
         assertEquals(ErrorCode.CONFIGURATION, e.code());
         assertTrue(e.getMessage().contains(named), e.getMessage());
     }
+
+    @Test
+    void keysAreSpelledAsCreelsOwnAndTheEarlierCamelCaseSpellingsStillWork() {
+        SparkCreelConf c = SparkCreelConf.from(new SparkConf(false)
+                .set("spark.creel.shuffle.storage.class", "disk")
+                .set("spark.creel.shuffle.prefer.local", "false")
+                .set("spark.creel.shuffle.max.bytes.in.flight", "8m")
+                .set("spark.creel.shuffle.read.chunk", "1m")
+                .set("spark.creel.shuffle.index.cache.size", "1m")
+                .set("spark.creel.shuffle.heartbeat.interval", "5s"));
+        assertEquals("disk", c.storageClass());
+        assertEquals(false, c.preferLocal());
+        assertEquals(8L << 20, c.maxBytesInFlight());
+        assertEquals(1 << 20, c.readChunk());
+        assertEquals(1L << 20, c.indexCacheBytes());
+        assertEquals(Duration.ofSeconds(5), c.heartbeat());
+
+        SparkCreelConf old = SparkCreelConf.from(new SparkConf(false)
+                .set("spark.creel.shuffle.maxBytesInFlight", "8m")
+                .set("spark.creel.shuffle.indexCacheSize", "1m")
+                .set("spark.creel.shuffle.heartbeatInterval", "5s"));
+        assertEquals(8L << 20, old.maxBytesInFlight());
+        assertEquals(1L << 20, old.indexCacheBytes());
+        assertEquals(Duration.ofSeconds(5), old.heartbeat());
+
+        SparkCreelConf both = SparkCreelConf.from(new SparkConf(false)
+                .set("spark.creel.shuffle.storageClass", "disk")
+                .set("spark.creel.shuffle.storage.class", "dram"));
+        assertEquals("dram", both.storageClass(), "the one spelling wins over the deprecated one");
+    }
+
+    @Test
+    void aBadValueUnderADeprecatedSpellingNamesThatSpellingAndTheKeysOne() {
+        CreelException e = assertThrows(CreelException.class,
+                () -> SparkCreelConf.from(new SparkConf(false).set("spark.creel.shuffle.readChunk", "1k")));
+        assertTrue(e.getMessage().startsWith("spark.creel.shuffle.readChunk (the deprecated spelling of "
+                + "spark.creel.shuffle.read.chunk) = '1k': "), e.getMessage());
+    }
 }

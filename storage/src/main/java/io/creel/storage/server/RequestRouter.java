@@ -5,8 +5,8 @@ import io.creel.common.error.ErrorCode;
 import io.creel.common.protocol.Opcode;
 import io.creel.common.rpc.RequestHandler;
 import io.creel.common.rpc.RpcCall;
+import io.creel.common.rpc.RpcPeer;
 import io.creel.storage.spi.Volume;
-import io.netty.channel.Channel;
 import java.util.EnumMap;
 import java.util.Map;
 
@@ -70,10 +70,10 @@ final class RequestRouter implements RequestHandler {
     }
 
     @Override
-    public void connectionClosed(Channel channel) {
+    public void connectionClosed(RpcPeer peer) {
         Map<Opcode, RequestHandler> r = open;
         if (r != null) {
-            r.values().stream().distinct().forEach(h -> h.connectionClosed(channel));
+            r.values().stream().distinct().forEach(h -> h.connectionClosed(peer));
         }
     }
 }

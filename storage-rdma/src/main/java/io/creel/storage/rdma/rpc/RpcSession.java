@@ -8,17 +8,14 @@ import io.creel.common.protocol.ProtocolException;
 import io.creel.common.rpc.Frames;
 import io.creel.common.rpc.RequestDispatch;
 import io.creel.common.rpc.RequestHandler;
+import io.creel.common.rpc.RpcPeer;
 import io.creel.common.security.HandshakeFailure;
 import io.creel.common.security.RpcSecurity;
 import io.creel.common.security.SecurityKeys;
 import io.creel.common.security.ServerAuthentication;
 import io.creel.storage.rdma.tier.RdmaTierKeys;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelOutboundHandlerAdapter;
-import io.netty.channel.ChannelPromise;
-import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.buffer.ByteBufAllocator;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -32,9 +29,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The server's side of one {@code rdma://} client, apart from DaRPC: each received frame goes to the
  * {@link RequestHandler} through {@link RequestDispatch}, as over TCP, and each reply a handler
- * writes goes back in the exchange of its request. The session's Netty channel (an
- * {@link EmbeddedChannel} that carries no bytes) is what handlers reply through and what names the
- * client for connection-scoped state (a namenode's write leases).
+ * writes goes back in the exchange of its request. The session is the {@link RpcPeer} handlers
+ * reply through and that names the client for connection-scoped state (a namenode's write leases).
  *
  * <p>With a cluster secret ({@link RpcSecurity#serverAuthentication()}) nothing is dispatched before
  * the client has proven it: its first message must be the handshake's HELLO (answered in the same
@@ -48,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * session with a logged reason. A reply larger than a message is replaced by a LIMIT_EXCEEDED error
  * naming the key to raise. Replies may come from any thread.
  */
-final class RpcSession {
+final class RpcSession implements RpcPeer {
     private static final Logger LOG = LoggerFactory.getLogger(RpcSession.class);
 
     /** One request and the reply slot it came with (a DaRPC server event). */
@@ -70,7 +66,6 @@ final class RpcSession {
     private final RequestHandler handler;
     private final int capacity;
     private final Consumer<String> onDrop;
-    private final EmbeddedChannel channel;
     private final Map<Long, Exchange> waiting = new ConcurrentHashMap<>();
     /**
      * Replies are sent under the read lock, and dropping takes the write lock before the endpoint is
@@ -78,7 +73,7 @@ final class RpcSession {
      * exception).
      */
     private final ReentrantReadWriteLock sendLock = new ReentrantReadWriteLock();
-    private boolean dropped;
+    private volatile boolean dropped;
     /** The handshake still to complete; null once the client is authenticated (or without a secret). */
     private volatile ServerAuthentication auth;
     private boolean challenged;
@@ -106,7 +101,6 @@ final class RpcSession {
         this.handler = handler;
         this.capacity = capacity;
         this.onDrop = onDrop;
-        this.channel = new EmbeddedChannel(new Replies(this));
         this.auth = security.serverAuthentication();
         long limit = security.handshakeTimeout().toMillis();
         this.handshakeTimer = auth == null ? null : DaRpcWaits.TIMER.schedule(() -> {
@@ -119,9 +113,34 @@ final class RpcSession {
         }, Math.max(1, limit), TimeUnit.MILLISECONDS);
     }
 
-    /** The channel handlers see for this client. */
-    Channel channel() {
-        return channel;
+    @Override
+    public String remote() {
+        return peer;
+    }
+
+    @Override
+    public ByteBufAllocator alloc() {
+        return ByteBufAllocator.DEFAULT;
+    }
+
+    @Override
+    public boolean isOpen() {
+        return !dropped;
+    }
+
+    @Override
+    public ScheduledFuture<?> schedule(Runnable task, long delay, TimeUnit unit) {
+        return DaRpcWaits.TIMER.schedule(task, delay, unit);
+    }
+
+    /** A reply a handler wrote: sent in the exchange of its request, from whatever thread calls. */
+    @Override
+    public void send(ByteBuf frame) {
+        try {
+            reply(frame);
+        } finally {
+            frame.release();
+        }
     }
 
     /** Requests waiting for their replies. */
@@ -147,7 +166,7 @@ final class RpcSession {
             }
             if (exchange.request().length() == 0 && opensHandshake(exchange.request().raw())) {
                 refuse(exchange, "it opened the authentication handshake, but this server has no cluster secret",
-                        ServerAuthentication.refusal(channel.alloc(), server + " at " + local + " does not "
+                        ServerAuthentication.refusal(alloc(), server + " at " + local + " does not "
                                 + "authenticate (no " + SecurityKeys.SECRET_FILE.name() + " set there), so a client "
                                 + "with a cluster secret does not use it"));
                 return;
@@ -160,7 +179,7 @@ final class RpcSession {
             if (waiting.putIfAbsent(id, exchange) != null) {
                 throw new ProtocolException("request id " + id + " reused while the first is unanswered");
             }
-            RequestDispatch.dispatch(server, channel, frame, handler);
+            RequestDispatch.dispatch(server, this, frame, handler);
         } catch (ProtocolException e) {
             drop(e.getMessage());
         } finally {
@@ -184,7 +203,7 @@ final class RpcSession {
                     refuse(exchange, "its HELLO is cut short", null);
                     return;
                 }
-                ByteBuf challenge = auth.challenge(in, channel.alloc());
+                ByteBuf challenge = auth.challenge(in, alloc());
                 challenged = true;
                 answer(exchange, challenge);
                 return;
@@ -193,7 +212,7 @@ final class RpcSession {
                 refuse(exchange, "its PROOF is cut short", null);
                 return;
             }
-            ByteBuf accepted = auth.accept(in, channel.alloc());
+            ByteBuf accepted = auth.accept(in, alloc());
             auth = null; // before the answer: the client's next message is a request
             handshakeTimer.cancel(false);
             LOG.debug("{}: rdma:// client {} authenticated", server, peer);
@@ -225,7 +244,7 @@ final class RpcSession {
         try {
             Opcode op = Opcode.ofCode(frame.getUnsignedByte(frame.readerIndex()));
             long id = frame.getLong(frame.readerIndex() + 2);
-            refuse(exchange, why, op == null ? null : Frames.error(channel.alloc(), op, id,
+            refuse(exchange, why, op == null ? null : Frames.error(alloc(), op, id,
                     ServerAuthentication.requestWithoutAuthentication(server + " at " + local)));
         } finally {
             frame.release();
@@ -243,7 +262,7 @@ final class RpcSession {
         }
         LOG.warn("{}: refused rdma:// connection from {}: {}", server, peer, why);
         answer(exchange, answer != null ? answer
-                : ServerAuthentication.refusal(channel.alloc(), server + " refused the connection: " + why));
+                : ServerAuthentication.refusal(alloc(), server + " refused the connection: " + why));
         DaRpcWaits.TIMER.schedule(() -> drop("refused: " + why, false), REFUSAL_LINGER_MILLIS,
                 TimeUnit.MILLISECONDS);
     }
@@ -304,7 +323,7 @@ final class RpcSession {
             return;
         }
         Opcode op = Opcode.ofCode(frame.getUnsignedByte(at + Frame.LENGTH_FIELD));
-        ByteBuf error = Frames.error(channel.alloc(), op == null ? Opcode.STATUS : op, id,
+        ByteBuf error = Frames.error(alloc(), op == null ? Opcode.STATUS : op, id,
                 new CreelException(ErrorCode.LIMIT_EXCEEDED, server + ": the " + op + " reply of "
                         + frame.readableBytes() + " bytes exceeds the rdma:// message size of " + capacity
                         + " bytes (raise " + RdmaTierKeys.RPC_MESSAGE_SIZE.name() + ", or use creel://)"));
@@ -338,37 +357,7 @@ final class RpcSession {
         if (why != null && log) {
             LOG.warn("{}: closing rdma:// connection from {}: {}", server, peer, why);
         }
-        handler.connectionClosed(channel);
-        channel.close();
+        handler.connectionClosed(this);
         onDrop.accept(why);
-    }
-
-    /**
-     * The end of a session's channel: a frame written by a handler goes to {@link #reply}. Writes come
-     * from many threads at once; nothing here touches the channel's own buffers (flushes stop here
-     * too), which is what makes that safe.
-     */
-    private static final class Replies extends ChannelOutboundHandlerAdapter {
-        private final RpcSession session;
-
-        Replies(RpcSession session) {
-            this.session = session;
-        }
-
-        @Override
-        public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-            ByteBuf frame = (ByteBuf) msg;
-            try {
-                session.reply(frame);
-                promise.trySuccess();
-            } finally {
-                frame.release();
-            }
-        }
-
-        @Override
-        public void flush(ChannelHandlerContext ctx) {
-            // every reply was sent in write()
-        }
     }
 }

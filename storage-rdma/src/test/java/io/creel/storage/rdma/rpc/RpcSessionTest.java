@@ -1,6 +1,7 @@
 package io.creel.storage.rdma.rpc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,13 +13,15 @@ import io.creel.common.protocol.LookupRequest;
 import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.Wire;
 import io.creel.common.rpc.Frames;
+import io.creel.common.rpc.PayloadCheck;
 import io.creel.common.rpc.RequestHandler;
 import io.creel.common.rpc.RpcCall;
+import io.creel.common.rpc.RpcPeer;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.Channel;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -76,7 +79,7 @@ class RpcSessionTest {
     }
 
     private final List<String> drops = new ArrayList<>();
-    private final List<Channel> closedConnections = new ArrayList<>();
+    private final List<RpcPeer> closedConnections = new ArrayList<>();
     private final List<RpcCall> calls = new ArrayList<>();
     private final List<String> paths = new ArrayList<>();
 
@@ -92,8 +95,8 @@ class RpcSessionTest {
             }
 
             @Override
-            public void connectionClosed(Channel channel) {
-                closedConnections.add(channel);
+            public void connectionClosed(RpcPeer peer) {
+                closedConnections.add(peer);
             }
         }, CAPACITY, drops::add);
     }
@@ -112,7 +115,7 @@ class RpcSessionTest {
         s.received(second);
         assertEquals(2, s.waiting());
         assertEquals(List.of("/a", "/b"), paths, "each request reached the handler");
-        assertSame(s.channel(), calls.get(1).channel(), "the session's channel names the client");
+        assertSame(s, calls.get(1).peer(), "the session names the client");
 
         // The second is answered first, from another thread: each reply finds its own exchange.
         CompletableFuture.runAsync(() -> calls.get(1).fail(new CreelException(ErrorCode.NOT_FOUND, "/b: no such node")))
@@ -159,7 +162,7 @@ class RpcSessionTest {
         s.received(new Exchange(tooShort));
         assertEquals(1, drops.size());
         assertTrue(drops.get(0).contains("malformed frame"), drops.get(0));
-        assertEquals(List.of(s.channel()), closedConnections, "the namenode hears the connection is gone");
+        assertEquals(List.of(s), closedConnections, "the namenode hears the connection is gone");
         assertTrue(calls.isEmpty(), "nothing was dispatched");
     }
 
@@ -191,5 +194,45 @@ class RpcSessionTest {
         assertTrue(!e.sent.isDone(), "nothing is sent for a gone client");
         s.drop("again");
         assertEquals(1, drops.size(), "dropped once");
+    }
+
+    @Test
+    void aPayloadReplyFromMemoryIsCopiedIntoItsExchangeCheckedAfterTheCopyAndItsMemoryReleasedOnce() throws Exception {
+        byte[] bytes = "block bytes".getBytes(StandardCharsets.US_ASCII);
+        List<String> events = new ArrayList<>();
+        RpcSession s = session(call -> call.replyPayload(ByteBuffer.wrap(bytes), new PayloadCheck() {
+            @Override
+            public CreelException afterSending() {
+                events.add("checked");
+                return new CreelException(ErrorCode.STALE_BLOCK, "reused meanwhile");
+            }
+
+            @Override
+            public void released() {
+                events.add("released");
+            }
+        }));
+        Exchange e = new Exchange(lookup(4, "/a"));
+        s.received(e);
+        ByteBuf r = e.replyTo(4);
+        assertEquals(Frame.STATUS_OK, r.readUnsignedShort());
+        byte[] payload = new byte[bytes.length];
+        r.readBytes(payload);
+        assertEquals("block bytes", new String(payload, StandardCharsets.US_ASCII));
+        assertEquals(ErrorCode.STALE_BLOCK.code(), r.readUnsignedShort(), "the check's verdict follows the payload");
+        assertEquals(0, r.readableBytes());
+        assertEquals(List.of("checked", "released"), events);
+    }
+
+    @Test
+    void theSessionIsOpenUntilDroppedAndRunsConnectionTimersWithoutAnEventLoop() throws Exception {
+        RpcSession s = session(call -> { });
+        assertTrue(s.isOpen());
+        CompletableFuture<String> ran = new CompletableFuture<>();
+        s.schedule(() -> ran.complete(Thread.currentThread().getName()), 1, TimeUnit.MILLISECONDS);
+        assertTrue(ran.get(10, TimeUnit.SECONDS).contains("timer"), "a lease hold's end runs on the DaRPC timer");
+        s.drop(null);
+        assertFalse(s.isOpen(), "closed once dropped, before the handler hears of it");
+        assertEquals(List.of(s), closedConnections);
     }
 }

@@ -81,7 +81,7 @@ public final class BlockRequestHandler implements RequestHandler {
             });
             return;
         }
-        ByteBuf buf = call.channel().alloc().directBuffer(req.length());
+        ByteBuf buf = call.peer().alloc().directBuffer(req.length());
         try {
             ByteBuffer dst = buf.nioBuffer(0, req.length());
             medium.read(req.blockNumber(), req.offset(), dst);
