@@ -78,7 +78,7 @@ public final class DaemonHttp implements AutoCloseable {
             throw new IllegalStateException("this HTTP server is a storage server's, not a namenode's");
         }
         attach(DaemonReadiness.namenode("namenode", () -> nn), nn, partitions);
-        NamenodeMetrics.register(registry, nn);
+        NamenodeMetrics.register(registry, List.of(new NamenodeMetrics.Reported(partitions.get(self).toString(), nn)));
     }
 
     /**
@@ -93,7 +93,8 @@ public final class DaemonHttp implements AutoCloseable {
 
     /**
      * The local cluster is up: ready when its namenodes serve and every storage server is
-     * registered with each; the metrics and the status page are the first namenode's view.
+     * registered with each; the metrics report every namenode (each series labelled with its address),
+     * the status page is the first namenode's view.
      */
     public void clusterServing(List<NamenodeServer> namenodes, List<HostPort> namenodeAddresses,
                                List<StorageServerRuntime> servers) {
@@ -104,7 +105,11 @@ public final class DaemonHttp implements AutoCloseable {
         }
         servers.forEach(s -> parts.add(DaemonReadiness.storageServer(s, namenodeAddresses)));
         attach(Readiness.allOf(parts), namenodes.get(0), namenodeAddresses);
-        NamenodeMetrics.register(registry, namenodes.get(0));
+        List<NamenodeMetrics.Reported> reported = new ArrayList<>();
+        for (int i = 0; i < namenodes.size(); i++) {
+            reported.add(new NamenodeMetrics.Reported(namenodeAddresses.get(i).toString(), namenodes.get(i)));
+        }
+        NamenodeMetrics.register(registry, reported);
         StorageServerMetrics.register(registry, servers, namenodeAddresses);
     }
 
