@@ -124,6 +124,21 @@ class CliTest {
     }
 
     @Test
+    void reportJsonHasTheSameFiguresInBytes() {
+        assertEquals(0, run("report", "--json"), () -> err.toString());
+        String json = out.toString().trim();
+        assertTrue(json.startsWith("{\"namenodes\":[{\"address\":"), json);
+        assertTrue(json.contains("\"capacityBytes\":268435456"), json);
+        assertTrue(json.contains("\"deadServers\":[],\"fullClasses\":[]"), json);
+    }
+
+    @Test
+    void reportRefusesAnUnknownFailOnChoice() {
+        assertEquals(CliErrors.USAGE, run("report", "--fail-on", "sometimes"));
+        assertEquals(0, run("report", "--fail-on", "none"), () -> err.toString());
+    }
+
+    @Test
     void anOperationErrorIsOneLineOnStderrWithExitCode1() {
         assertEquals(1, run("fs", "stat", "/missing"));
         String e = err.toString().replace("\r", "");
