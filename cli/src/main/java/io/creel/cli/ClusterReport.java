@@ -111,6 +111,11 @@ final class ClusterReport {
         return new ClusterReport(List.copyOf(nns), List.copyOf(servers), List.copyOf(classes));
     }
 
+    /** The storage classes in allocation order, over their servers that count. */
+    List<ClassTotal> classes() {
+        return classes;
+    }
+
     List<String> deadServers() {
         return servers.stream().filter(s -> s.state().equals("dead")).map(Server::address).toList();
     }
