@@ -145,7 +145,8 @@ final class ClusterReport {
         TextTable byClass = new TextTable(new boolean[] {false, true, true, true, true},
                 "CLASS", "CAPACITY", "USED", "FREE", "PENDING");
         for (ClassTotal c : classes) {
-            byClass.add(c.storageClass() + (c.full() ? " (full)" : ""), size.apply(c.capacity()),
+            // No marker in the table: scripts read its columns; report names full classes on stderr.
+            byClass.add(c.storageClass(), size.apply(c.capacity()),
                     size.apply(c.used()), size.apply(c.free()), size.apply(c.pending()));
         }
         byClass.print(out, "  ");
