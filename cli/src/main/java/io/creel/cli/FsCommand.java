@@ -48,8 +48,8 @@ public final class FsCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "missing subcommand: ls, mkdir, put, get, cat, rm, mv, stat, du "
-                + "or df");
+        throw new ParameterException(spec.commandLine(),
+                "missing subcommand: ls, mkdir, put, get, cat, rm, mv, stat, du or df");
     }
 
     /** Shared parts of the subcommands. */

@@ -71,7 +71,8 @@ public final class ReportCommand implements Callable<Integer> {
                             + " nodes with data have blocks on dead servers" + (lost.damaged().isEmpty() ? ""
                             : " (creel admin fsck lists them all)"));
                     lost.damaged().stream().limit(10).forEach(d -> out.println("    " + d.path() + ": "
-                            + d.lostBlocks() + " of " + d.totalBlocks() + " blocks on " + String.join(", ", d.servers())));
+                            + d.lostBlocks() + " of " + d.totalBlocks() + " blocks on "
+                            + String.join(", ", d.servers())));
                 }
             }
             out.flush();

@@ -69,8 +69,9 @@ public final class RequestDispatch {
         if (version > Frame.WIRE_VERSION) {
             // Answered in this release's framing, which the newer peer still reads: it learns why.
             call.fail(new CreelException(ErrorCode.PROTOCOL, name + " (Creel " + BuildInfo.current().version()
-                    + ") speaks wire protocol version " + Frame.WIRE_VERSION + " and got a " + op + " request of version "
-                    + version + ": the client is of a newer release; run one release across the cluster"));
+                    + ") speaks wire protocol version " + Frame.WIRE_VERSION + " and got a " + op
+                    + " request of version " + version + ": the client is of a newer release; run one release "
+                    + "across the cluster"));
             return;
         }
         try {

@@ -32,7 +32,8 @@ class ConfLayersTest {
                 setting(layers, "creel.block.size"));
         assertEquals(new ConfLayers.Setting("creel.client.request.timeout", "7s",
                 "environment CREEL_CLIENT_REQUEST_TIMEOUT"), setting(layers, "creel.client.request.timeout"));
-        assertEquals(new ConfLayers.Setting("creel.net.max.frame", "3m", "--conf"), setting(layers, "creel.net.max.frame"));
+        assertEquals(new ConfLayers.Setting("creel.net.max.frame", "3m", "--conf"),
+                setting(layers, "creel.net.max.frame"));
         ConfKey<?> any = ConfKeys.NAMENODE_ADDRESS;
         assertEquals(new ConfLayers.Setting(any.name(), any.defaultText(), "default"), setting(layers, any.name()));
         assertEquals(ConfKeys.all().size(), layers.settings().size(), "every known key, once");

@@ -17,12 +17,11 @@ import java.util.function.Function;
 /**
  * Requests, errors, latencies and connections of the process's RPC servers, labelled by service
  * (the kind of RPC server: "namenode", "dram storage") and opcode; {@code server} is a storage
- * server's address in every metric that has it, so the kind has a label of its own. Expected outcomes
- * ({@link ExpectedOutcomes}) count as requests, not errors. A {@link Function} from service to
- * {@link RpcProbe}, to
- * be installed with {@link io.creel.common.rpc.RpcProbes#install}. Each probe finds a data point by
- * array index; a label set is looked up once, on its first request, so no series exists for an
- * opcode nobody sent.
+ * server's address in every metric that has it, so the kind has a label of its own. Expected
+ * outcomes ({@link ExpectedOutcomes}) count as requests, not errors. A {@link Function} from service
+ * to {@link RpcProbe}, to be installed with {@link io.creel.common.rpc.RpcProbes#install}. Each
+ * probe finds a data point by array index; a label set is looked up once, on its first request, so
+ * no series exists for an opcode nobody sent.
  */
 public final class RpcMetrics implements Function<String, RpcProbe> {
     /** Seconds: from 50 µs (a same-host lookup) to 5 s (a timed-out region grant). */
