@@ -42,8 +42,13 @@ creel fs get /smoke/big.bin "$work/out.bin" || fail "fs get"
 cmp "$work/in.bin" "$work/out.bin" || fail "fs get returned different bytes"
 creel fs ls /smoke | grep -q big.bin || fail "fs ls does not list the file"
 
-report=$(creel report) || fail "report"
+# DRAM is full now (the put spilled): report says so in its exit code, and --fail-on dead accepts it.
+if creel report >/dev/null 2>"$work/report.err"; then fail "report exited 0 with a full DRAM tier"; fi
+grep -q "storage class dram is full" "$work/report.err" || fail "report did not name the full class: $(cat "$work/report.err")"
+report=$(creel report --fail-on dead) || fail "report"
 echo "$report"
+creel report --json --fail-on none | python3 -c 'import json, sys; r = json.load(sys.stdin); sys.exit(0 if r["fullClasses"] == ["dram"] else 1)' \
+  || fail "report --json does not list dram as full"
 # The per-class totals: "disk  CAPACITY  USED  FREE  PENDING", sizes written as "174.0 MiB".
 disk_used=$(echo "$report" | awk '$1 == "disk" { u = $4 " " $5 } END { print u }')
 dram_free=$(echo "$report" | awk '$1 == "dram" { f = $6 " " $7 } END { print f }')
@@ -57,6 +62,16 @@ echo -n "second value" | creel kv put /smoke/table k1 - || fail "kv replace"
 
 if creel fs get /smoke/missing "$work/x" 2>"$work/err"; then fail "get of a missing file succeeded"; fi
 [ "$(wc -l <"$work/err")" -eq 1 ] || fail "an error should print one line, got: $(cat "$work/err")"
+
+# The operator's commands: sizes, the effective configuration with its sources, shell completion.
+[ "$(creel fs du -s /smoke/big.bin)" = "$((300 * 1024 * 1024))	/smoke/big.bin" ] || fail "fs du -s"
+creel fs ls -R / | grep -qx "/smoke/big.bin" || fail "fs ls -R does not list /smoke/big.bin"
+creel fs df -h | grep -q "^dram " || fail "fs df has no dram line"
+CREEL_CLIENT_REQUEST_TIMEOUT=17s creel conf creel.client.request.timeout \
+  | grep -qx "creel.client.request.timeout = 17s  # environment CREEL_CLIENT_REQUEST_TIMEOUT" \
+  || fail "conf does not show the CREEL_ variable's value and source"
+bash -c 'source <(CREEL_CONF_DIR="$1" bin/creel completion) && complete -p creel' _ "$work/conf" >/dev/null \
+  || fail "bin/creel completion does not register a bash completion"
 
 creel fs rm /smoke/big.bin || fail "fs rm"
 # The client commands above share a class-data archive, written by the first (bin/creel); the kv

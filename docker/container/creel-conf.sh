@@ -6,6 +6,9 @@
 # Creel's keys are lower case words joined by dots, so the mapping is lower-casing and '_' -> '.'.
 # CREEL_HOME, CREEL_CONF_DIR and CREEL_JAVA_OPTS keep their bin/creel meaning and are not keys; any
 # other CREEL_* variable is a setting, and one naming no key stops the command at start, naming it.
+# bin/creel reads CREEL_<KEY> variables itself too (io.creel.common.conf.ConfLayers, on every
+# machine); merging them here as well keeps this file the whole story for creel-health, which reads
+# the HTTP port from it, and keeps the image strict about every CREEL_* name.
 
 CREEL_IMAGE_DEFAULTS=/opt/creel/docker/image.conf
 

@@ -2,9 +2,14 @@ package io.creel.cli;
 
 import io.creel.client.CreelClient;
 import io.creel.client.Futures;
+import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
 import io.creel.common.protocol.FsckReply;
 import io.creel.common.protocol.ServerStatus;
+import io.creel.common.security.ClusterSecret;
+import io.creel.common.security.SecurityKeys;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -16,7 +21,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code creel admin ...}: cluster administration. */
 @Command(name = "admin", description = "Administer the cluster: decommission storage servers, check for lost data.",
-        mixinStandardHelpOptions = true, subcommands = {AdminCommand.Decommission.class, AdminCommand.Fsck.class})
+        mixinStandardHelpOptions = true, subcommands = {AdminCommand.Decommission.class, AdminCommand.Fsck.class,
+                AdminCommand.HttpToken.class})
 public final class AdminCommand implements Runnable {
     @Spec
     CommandSpec spec;
@@ -26,7 +32,7 @@ public final class AdminCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "missing subcommand: decommission or fsck");
+        throw new ParameterException(spec.commandLine(), "missing subcommand: decommission, fsck or http-token");
     }
 
     /** {@code creel admin decommission HOST:PORT}. */
@@ -89,6 +95,32 @@ public final class AdminCommand implements Runnable {
                 out.flush();
                 return r.damaged().isEmpty() ? 0 : 1;
             }
+        }
+    }
+
+    /** {@code creel admin http-token}: the bearer token of the daemons' HTTP side under security. */
+    @Command(name = "http-token", description = "Print the token /metrics, the status page and /status.json need "
+            + "when creel.security.secret.file is set (for Prometheus' authorization.credentials_file).")
+    public static final class HttpToken implements Callable<Integer> {
+        @Mixin
+        CommonOptions common;
+        @Spec
+        CommandSpec spec;
+
+        public HttpToken() {
+        }
+
+        @Override
+        public Integer call() {
+            String file = common.loadConf().get(SecurityKeys.SECRET_FILE);
+            if (file.isEmpty()) {
+                throw new CreelException(ErrorCode.CONFIGURATION, "security is off (" + SecurityKeys.SECRET_FILE.name()
+                        + " is not set): the HTTP side needs no token");
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            out.println(ClusterSecret.read(Path.of(file)).httpToken());
+            out.flush();
+            return 0;
         }
     }
 }

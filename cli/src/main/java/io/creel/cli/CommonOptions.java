@@ -2,6 +2,7 @@ package io.creel.cli;
 
 import io.creel.client.CreelClient;
 import io.creel.common.conf.ConfKeys;
+import io.creel.common.conf.ConfLayers;
 import io.creel.common.conf.CreelConf;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
@@ -14,11 +15,12 @@ import java.util.Map;
 import picocli.CommandLine.Option;
 
 /**
- * Options every client command takes (a picocli mixin): configuration overrides and --debug.
- * The configuration comes from the site file ({@code creel-site.conf} in the directory named by
- * the system property {@code creel.conf.dir}, else {@code $CREEL_HOME/conf}, or
- * {@code $CREEL_CONF_DIR}), then the {@code --conf} overrides, then a namenode address given in a
- * {@code creel://host:port/...} path.
+ * Options every command of {@code bin/creel} takes (a picocli mixin): configuration overrides and
+ * --debug. The configuration ({@link ConfLayers}) comes from the keys' defaults, the site file
+ * ({@code creel-site.conf} in the directory named by the system property {@code creel.conf.dir},
+ * else {@code $CREEL_HOME/conf}, or {@code $CREEL_CONF_DIR}), {@code CREEL_<KEY>} environment
+ * variables, the {@code --conf} overrides, and last a namenode address given in a
+ * {@code creel://host:port/...} path. This is the one place bin/creel's commands load it.
  */
 public final class CommonOptions {
     /** System property naming the configuration directory (set by bin/creel). */
@@ -34,8 +36,13 @@ public final class CommonOptions {
         return debug;
     }
 
-    /** The configuration: site file, then --conf overrides. */
+    /** The configuration: defaults, site file, environment, then --conf overrides. */
     public CreelConf loadConf() {
+        return layers().conf();
+    }
+
+    /** The configuration's layers, with where each value came from ({@code bin/creel conf}). */
+    public ConfLayers layers() {
         Map<String, String> settings = new LinkedHashMap<>();
         for (String o : overrides) {
             int eq = o.indexOf('=');
@@ -44,7 +51,7 @@ public final class CommonOptions {
             }
             settings.put(o.substring(0, eq).trim(), o.substring(eq + 1).trim());
         }
-        return CreelConf.load(CreelConf.locateSiteFile(confDir()), settings);
+        return ConfLayers.load(CreelConf.locateSiteFile(confDir()), System.getenv(), settings);
     }
 
     /**

@@ -37,7 +37,8 @@ import picocli.CommandLine.Spec;
 /** {@code creel fs ...}: the namespace and file data from the command line. */
 @Command(name = "fs", description = "Work with files and directories.", mixinStandardHelpOptions = true,
         subcommands = {FsCommand.Ls.class, FsCommand.Mkdir.class, FsCommand.Put.class, FsCommand.Get.class,
-                FsCommand.Cat.class, FsCommand.Rm.class, FsCommand.Mv.class, FsCommand.Stat.class})
+                FsCommand.Cat.class, FsCommand.Rm.class, FsCommand.Mv.class, FsCommand.Stat.class, FsSpace.Du.class,
+                FsSpace.Df.class})
 public final class FsCommand implements Runnable {
     @Spec
     CommandSpec spec;
@@ -47,7 +48,8 @@ public final class FsCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "missing subcommand: ls, mkdir, put, get, cat, rm, mv or stat");
+        throw new ParameterException(spec.commandLine(),
+                "missing subcommand: ls, mkdir, put, get, cat, rm, mv, stat, du or df");
     }
 
     /** Shared parts of the subcommands. */
@@ -70,6 +72,10 @@ public final class FsCommand implements Runnable {
     public static final class Ls extends Sub {
         @Option(names = "-l", description = "Long format: type, size, modified, name.")
         boolean longFormat;
+        @Option(names = "-R", description = "Recursive: everything below, one full path a line.")
+        boolean recursive;
+        @Option(names = "-h", description = "With -l: sizes with units (KiB, MiB, ...).")
+        boolean human;
         @Parameters(arity = "0..1", paramLabel = "PATH")
         String path = "/";
 
@@ -80,25 +86,53 @@ public final class FsCommand implements Runnable {
         public Integer call() {
             CreelPath p = CreelPath.parse(path);
             try (CreelClient c = common.connect(p)) {
-                List<DirectoryEntry> entries = new ArrayList<>(await(c, c.list(p.path()), "ls " + p.path()));
-                entries.sort(Comparator.comparing(DirectoryEntry::name));
-                if (!longFormat) {
-                    entries.forEach(e -> out().println(e.name() + (e.info().type().isContainer() ? "/" : "")));
+                List<DirectoryEntry> top = sorted(await(c, c.list(p.path()), "ls " + p.path()));
+                TextTable t = new TextTable(new boolean[] {false, true, false, false}, "TYPE", "SIZE", "MODIFIED",
+                        "NAME");
+                if (recursive) {
+                    walk(c, p.path(), top, t);
                 } else {
-                    TextTable t = new TextTable(new boolean[] {false, true, false, false}, "TYPE", "SIZE", "MODIFIED",
-                            "NAME");
-                    for (DirectoryEntry e : entries) {
-                        NodeInfo i = e.info();
-                        t.add(i.type().displayName(), i.type().isContainer() ? "-" : Long.toString(i.length()),
-                                Instant.ofEpochMilli(i.modifiedMillis()).toString(),
-                                e.name() + (i.type().isContainer() ? "/" : ""));
-                    }
+                    top.forEach(e -> line(t, e.name(), e.info()));
+                }
+                if (longFormat) {
                     t.print(out(), "");
                 }
                 out().flush();
             }
             return 0;
         }
+
+        /** Depth first, each container's children right after it, as {@code ls -R} reads. */
+        private void walk(CreelClient c, String dir, List<DirectoryEntry> entries, TextTable t) {
+            for (DirectoryEntry e : entries) {
+                String child = (dir.endsWith("/") ? dir : dir + "/") + e.name();
+                line(t, child, e.info());
+                if (e.info().type().isContainer()) {
+                    walk(c, child, sorted(await(c, c.list(child), "ls " + child)), t);
+                }
+            }
+        }
+
+        private void line(TextTable t, String name, NodeInfo i) {
+            String shown = name + (i.type().isContainer() ? "/" : "");
+            if (!longFormat) {
+                out().println(shown);
+                return;
+            }
+            t.add(i.type().displayName(), i.type().isContainer() ? "-" : size(i.length(), human),
+                    Instant.ofEpochMilli(i.modifiedMillis()).toString(), shown);
+        }
+
+        private static List<DirectoryEntry> sorted(List<DirectoryEntry> entries) {
+            List<DirectoryEntry> out = new ArrayList<>(entries);
+            out.sort(Comparator.comparing(DirectoryEntry::name));
+            return out;
+        }
+    }
+
+    /** A byte count as the size options ask: with units ({@code -h}) or plain. */
+    static String size(long bytes, boolean human) {
+        return human ? ConfValues.formatSize(bytes) : Long.toString(bytes);
     }
 
     @Command(name = "mkdir", description = "Create a Directory (or a Table or Bag with --type).")

@@ -116,11 +116,78 @@ class CliTest {
     }
 
     @Test
+    void lsRecursiveListsEveryPathBelowDepthFirstAndHumanSizesOnRequest() throws Exception {
+        Path local = Files.write(tmp.resolve("k.bin"), new byte[3000]);
+        assertEquals(0, run("fs", "mkdir", "-p", "/a/b"), () -> err.toString());
+        assertEquals(0, run("fs", "put", local.toString(), "/a/b/f"), () -> err.toString());
+        assertEquals(0, run("fs", "put", local.toString(), "/a/z"), () -> err.toString());
+        assertEquals(0, run("fs", "ls", "-R", "/"), () -> err.toString());
+        assertEquals("/a/\n/a/b/\n/a/b/f\n/a/z\n", out.toString().replace("\r", ""));
+        assertEquals(0, run("fs", "ls", "-R", "-l", "-h", "/a"), () -> err.toString());
+        String text = out.toString();
+        assertTrue(text.contains("2.9 KiB") && text.contains("/a/b/f"), text);
+        assertEquals(0, run("fs", "ls", "-l", "/a"), () -> err.toString());
+        assertTrue(out.toString().contains("3000"), "bytes without -h: " + out);
+    }
+
+    @Test
+    void duSumsEverythingBelowEachChildAndDashSGivesOneTotal() throws Exception {
+        Path local = Files.write(tmp.resolve("k.bin"), new byte[1000]);
+        assertEquals(0, run("fs", "mkdir", "-p", "/d/sub"), () -> err.toString());
+        assertEquals(0, run("fs", "put", local.toString(), "/d/sub/x"), () -> err.toString());
+        assertEquals(0, run("fs", "put", local.toString(), "/d/sub/y"), () -> err.toString());
+        assertEquals(0, run("fs", "put", local.toString(), "/d/top"), () -> err.toString());
+        assertEquals(0, run("fs", "du", "/d"), () -> err.toString());
+        assertEquals("2000\t/d/sub/\n1000\t/d/top\n3000\t/d\n", out.toString().replace("\r", ""));
+        assertEquals(0, run("fs", "du", "-s", "-h", "/d", "/d/top"), () -> err.toString());
+        assertEquals("2.9 KiB\t/d\n1000 B\t/d/top\n", out.toString().replace("\r", ""));
+        assertEquals(1, run("fs", "du", "/nothing-here"));
+    }
+
+    @Test
+    void dfShowsEachClassAndTheTotal() throws Exception {
+        Path local = Files.write(tmp.resolve("k.bin"), new byte[2 * FakeCluster.BLOCK]);
+        assertEquals(0, run("fs", "put", local.toString(), "/f"), () -> err.toString());
+        assertEquals(0, run("fs", "df"), () -> err.toString());
+        List<String> lines = out.toString().replace("\r", "").lines().toList();
+        assertEquals(3, lines.size(), out.toString());
+        assertTrue(lines.get(0).matches("CLASS\\s+SIZE\\s+USED\\s+AVAIL\\s+USE%"), lines.get(0));
+        String[] dram = lines.get(1).trim().split("\\s+");
+        assertEquals("dram", dram[0]);
+        long size = Long.parseLong(dram[1]);
+        long used = Long.parseLong(dram[2]);
+        assertEquals(65536L * FakeCluster.BLOCK, size);
+        assertTrue(used >= 2L * FakeCluster.BLOCK, "the file's blocks are used: " + lines.get(1));
+        assertEquals(size - used, Long.parseLong(dram[3]), "available is what is not used: " + lines.get(1));
+        assertEquals("0%", dram[4]);
+        assertEquals("total", lines.get(2).trim().split("\\s+")[0]);
+        assertEquals(List.of(dram).subList(1, 5), List.of(lines.get(2).trim().split("\\s+")).subList(1, 5),
+                "one class: the total is that class");
+        assertEquals(0, run("fs", "df", "-h"), () -> err.toString());
+        assertTrue(out.toString().contains("256.0 MiB"), out.toString());
+    }
+
+    @Test
     void reportShowsServersAndTotalsPerClass() {
         assertEquals(0, run("report"), () -> err.toString());
         String text = out.toString();
         assertTrue(text.contains("SERVER") && text.contains("fake-host:") && text.contains("dram"), text);
         assertTrue(text.contains("256.0 MiB"), "capacity of 65536 blocks of 4 KiB: " + text);
+    }
+
+    @Test
+    void reportJsonHasTheSameFiguresInBytes() {
+        assertEquals(0, run("report", "--json"), () -> err.toString());
+        String json = out.toString().trim();
+        assertTrue(json.startsWith("{\"namenodes\":[{\"address\":"), json);
+        assertTrue(json.contains("\"capacityBytes\":268435456"), json);
+        assertTrue(json.contains("\"deadServers\":[],\"fullClasses\":[]"), json);
+    }
+
+    @Test
+    void reportRefusesAnUnknownFailOnChoice() {
+        assertEquals(CliErrors.USAGE, run("report", "--fail-on", "sometimes"));
+        assertEquals(0, run("report", "--fail-on", "none"), () -> err.toString());
     }
 
     @Test

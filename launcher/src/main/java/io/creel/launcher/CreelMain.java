@@ -2,6 +2,8 @@ package io.creel.launcher;
 
 import io.creel.cli.AdminCommand;
 import io.creel.cli.CliErrors;
+import io.creel.cli.CompletionCommand;
+import io.creel.cli.ConfCommand;
 import io.creel.cli.FsCommand;
 import io.creel.cli.KvCommand;
 import io.creel.cli.ReportCommand;
@@ -23,7 +25,7 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "creel", mixinStandardHelpOptions = true, versionProvider = CreelMain.Version.class,
         description = "Creel: a tiered DRAM/disk store for the temporary data of data-processing jobs.",
         subcommands = {LocalCommand.class, NamenodeCommand.class, DatanodeCommand.class, FsCommand.class,
-                KvCommand.class, ReportCommand.class, AdminCommand.class})
+                KvCommand.class, ReportCommand.class, AdminCommand.class, ConfCommand.class, CompletionCommand.class})
 public final class CreelMain {
     private static final Set<String> DAEMONS = Set.of("local", "namenode", "datanode");
     private static final Set<String> LEVELS = Set.of("off", "error", "warn", "info", "debug", "trace", "all");

@@ -42,6 +42,26 @@ class CreelMainTest {
     }
 
     @Test
+    void confPrintsTheEffectiveValueOfEveryKeyAndWhereItCameFrom() {
+        String all = stdout("conf", "--conf", "creel.http.port=9070");
+        assertTrue(all.contains("creel.http.port = 9070  # --conf\n"), all);
+        assertTrue(all.contains("creel.block.size = 1m  # default\n"), all);
+        assertEquals(io.creel.common.conf.ConfKeys.all().size(), all.lines().count(), all);
+        assertEquals("creel.http.port = 9070  # --conf\n",
+                stdout("conf", "--changed", "--conf", "creel.http.port=9070").replace("\r", ""));
+    }
+
+    @Test
+    void completionIsABashScriptThatKnowsEveryCommandAndOption() {
+        String script = stdout("completion");
+        assertTrue(script.startsWith("#!/usr/bin/env bash"), script.substring(0, 80));
+        assertTrue(script.contains("complete -F _complete_creel"), "registers itself with bash");
+        for (String word : new String[] {"namenode", "datanode", "report", "conf", "--fail-on", "--json"}) {
+            assertTrue(script.contains(word), word);
+        }
+    }
+
+    @Test
     void theLogLevelOptionIsReadWhereverItStands() {
         assertEquals("debug", CreelMain.levelOption("namenode", "--log-level", "debug"));
         assertEquals("warn", CreelMain.levelOption("--log-level=WARN", "fs", "ls"));

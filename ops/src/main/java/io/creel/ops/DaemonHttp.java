@@ -4,6 +4,8 @@ import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.CreelConf;
 import io.creel.common.net.HostPort;
 import io.creel.common.rpc.RpcProbes;
+import io.creel.common.security.ClusterSecret;
+import io.creel.common.security.SecurityKeys;
 import io.creel.namenode.NamenodeKeys;
 import io.creel.namenode.NamenodeServer;
 import io.creel.ops.health.DaemonReadiness;
@@ -15,11 +17,13 @@ import io.creel.ops.metrics.NamenodeMetrics;
 import io.creel.ops.metrics.RpcMetrics;
 import io.creel.ops.metrics.StorageServerMetrics;
 import io.creel.ops.metrics.TransferMetrics;
+import io.creel.ops.status.StatusJson;
 import io.creel.ops.status.StatusPage;
 import io.creel.storage.StorageKeys;
 import io.creel.storage.runtime.StorageServerRuntime;
 import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -69,7 +73,7 @@ public final class DaemonHttp implements AutoCloseable {
         List<HostPort> partitions = conf.get(ConfKeys.NAMENODE_ADDRESS);
         String name = "namenode " + partitions.get(self);
         return Optional.of(starting(name, host(conf, conf.get(NamenodeKeys.BIND_HOST)), port,
-                name + " is starting: restoring its namespace or binding its RPC port", partitions, self));
+                name + " is starting: restoring its namespace or binding its RPC port", partitions, self, token(conf)));
     }
 
     /** The namenode this server reports on now serves: it is ready, its metrics and page appear. */
@@ -78,7 +82,7 @@ public final class DaemonHttp implements AutoCloseable {
             throw new IllegalStateException("this HTTP server is a storage server's, not a namenode's");
         }
         attach(DaemonReadiness.namenode("namenode", () -> nn), nn, partitions);
-        NamenodeMetrics.register(registry, nn);
+        NamenodeMetrics.register(registry, List.of(new NamenodeMetrics.Reported(partitions.get(self).toString(), nn)));
     }
 
     /**
@@ -88,12 +92,13 @@ public final class DaemonHttp implements AutoCloseable {
      * @param port the port; 0 picks a free one
      */
     public static DaemonHttp localCluster(String host, int port) {
-        return starting("local cluster", host, port, "local cluster is starting", List.of(), 0);
+        return starting("local cluster", host, port, "local cluster is starting", List.of(), 0, null);
     }
 
     /**
      * The local cluster is up: ready when its namenodes serve and every storage server is
-     * registered with each; the metrics and the status page are the first namenode's view.
+     * registered with each; the metrics report every namenode (each series labelled with its address),
+     * the status page is the first namenode's view.
      */
     public void clusterServing(List<NamenodeServer> namenodes, List<HostPort> namenodeAddresses,
                                List<StorageServerRuntime> servers) {
@@ -104,7 +109,11 @@ public final class DaemonHttp implements AutoCloseable {
         }
         servers.forEach(s -> parts.add(DaemonReadiness.storageServer(s, namenodeAddresses)));
         attach(Readiness.allOf(parts), namenodes.get(0), namenodeAddresses);
-        NamenodeMetrics.register(registry, namenodes.get(0));
+        List<NamenodeMetrics.Reported> reported = new ArrayList<>();
+        for (int i = 0; i < namenodes.size(); i++) {
+            reported.add(new NamenodeMetrics.Reported(namenodeAddresses.get(i).toString(), namenodes.get(i)));
+        }
+        NamenodeMetrics.register(registry, reported);
         StorageServerMetrics.register(registry, servers, namenodeAddresses);
     }
 
@@ -119,7 +128,7 @@ public final class DaemonHttp implements AutoCloseable {
         }
         List<HostPort> namenodes = conf.get(ConfKeys.NAMENODE_ADDRESS);
         DaemonHttp http = starting(server.info().tier() + " storage server " + server.info().address(),
-                host(conf, conf.get(StorageKeys.BIND_HOST)), port, "storage server is starting", null, 0);
+                host(conf, conf.get(StorageKeys.BIND_HOST)), port, "storage server is starting", null, 0, token(conf));
         http.serving.set(DaemonReadiness.storageServer(server, namenodes));
         StorageServerMetrics.register(http.registry, List.of(server), namenodes);
         return Optional.of(http);
@@ -131,7 +140,7 @@ public final class DaemonHttp implements AutoCloseable {
      * {@code partitions}) serves the status page.
      */
     private static DaemonHttp starting(String name, String host, int port, String startingReason,
-                                       List<HostPort> partitions, int self) {
+                                       List<HostPort> partitions, int self, String token) {
         PrometheusRegistry registry = new PrometheusRegistry();
         BuildMetrics.register(registry);
         TransferMetrics.register(registry);
@@ -144,10 +153,12 @@ public final class DaemonHttp implements AutoCloseable {
             return r == null ? startingReason : r.whyNotReady();
         };
         OpsHttpServer.Page statusPage = partitions == null ? null : () -> StatusPage.render(name, pageSource.get());
+        OpsHttpServer.Page statusJson = partitions == null ? null : () -> StatusJson.render(partitions, self,
+                pageSource.get());
         RpcMetrics rpc = CreelMetrics.rpcServers(registry);
         try {
             return new DaemonHttp(OpsHttpServer.start(name, host, port,
-                    new OpsHttpServer.Endpoints(ready, registry, statusPage)), registry, serving, pageSource, rpc,
+                    new OpsHttpServer.Endpoints(ready, registry, statusPage, statusJson, token)), registry, serving, pageSource, rpc,
                     partitions, self);
         } catch (RuntimeException e) {
             RpcProbes.uninstall(rpc);
@@ -162,6 +173,12 @@ public final class DaemonHttp implements AutoCloseable {
         pageSource.set(new StatusPage.Source(page, pagePartitions, self, rpc.recentErrors()));
     }
 
+    /** The HTTP token when security is on (a cluster secret is set), else null: open. */
+    private static String token(CreelConf conf) {
+        String file = conf.get(SecurityKeys.SECRET_FILE);
+        return file.isEmpty() ? null : ClusterSecret.read(Path.of(file)).httpToken();
+    }
+
     private static String host(CreelConf conf, String daemonBindHost) {
         String h = conf.get(OpsKeys.HTTP_HOST);
         return h.isEmpty() ? daemonBindHost : h;
@@ -170,6 +187,11 @@ public final class DaemonHttp implements AutoCloseable {
     /** The port the HTTP server listens on. */
     public int port() {
         return server.port();
+    }
+
+    /** The interface and port the HTTP server listens on. */
+    public java.net.InetSocketAddress address() {
+        return server.address();
     }
 
     @Override

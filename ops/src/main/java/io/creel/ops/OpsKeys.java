@@ -15,9 +15,15 @@ public final class OpsKeys implements ConfKeySource {
             v -> ConfValues.parseInt(v, 0, 65535),
             "Port of a daemon's HTTP server (/health, /metrics, and the status page at / on a namenode); 0 means no "
                     + "HTTP server. bin/creel local picks free ports when it is 0.");
-    public static final ConfKey<String> HTTP_HOST = ConfKey.of("creel.http.host", "", v -> v,
-            "Interface the HTTP server listens on; empty means the daemon's own bind host (creel.namenode.bind.host "
-                    + "or creel.storage.bind.host).");
+    /**
+     * Loopback by default: the status page and metrics describe the whole cluster, so another host
+     * sees them only when the operator opens them (and, with a cluster secret, only with the token).
+     */
+    public static final ConfKey<String> HTTP_HOST = ConfKey.of("creel.http.host", "localhost", v -> v.trim(),
+            "Interface the HTTP server listens on: localhost by default, so only this machine reaches it; 0.0.0.0 for "
+                    + "every interface; empty means the daemon's own bind host (creel.namenode.bind.host or "
+                    + "creel.storage.bind.host). With creel.security.secret.file set, everything but /health needs "
+                    + "'Authorization: Bearer TOKEN' (bin/creel admin http-token prints it).");
 
     /** For {@link java.util.ServiceLoader}; the keys are the static fields. */
     public OpsKeys() {

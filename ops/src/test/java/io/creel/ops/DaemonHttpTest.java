@@ -1,6 +1,7 @@
 package io.creel.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +9,8 @@ import io.creel.common.BuildInfo;
 import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.CreelConf;
 import io.creel.common.net.HostPort;
+import io.creel.common.security.ClusterSecret;
+import io.creel.common.security.SecurityKeys;
 import io.creel.minicluster.MiniCluster;
 import io.creel.namenode.NamenodeServer;
 import io.creel.ops.http.Http;
@@ -43,6 +46,72 @@ class DaemonHttpTest {
             assertTrue(metrics.contains("creel_build_info{commit=\"" + BuildInfo.current().commit() + "\",version=\""
                     + BuildInfo.current().version() + "\"} 1"), metrics);
         }
+    }
+
+    @Test
+    void byDefaultOnlyThisMachineReachesTheHttpSide() {
+        CreelConf conf = CreelConf.of(Map.of(OpsKeys.HTTP_PORT.name(), Integer.toString(freePort()),
+                ConfKeys.NAMENODE_ADDRESS.name(), "creel://127.0.0.1:1234"));
+        try (DaemonHttp http = DaemonHttp.namenode(conf, 0).orElseThrow()) {
+            assertTrue(http.address().getAddress().isLoopbackAddress(), http.address().toString());
+        }
+    }
+
+    @Test
+    void withAClusterSecretEverythingButHealthNeedsTheHttpToken() throws Exception {
+        Path secretFile = dir.resolve("creel.secret");
+        Files.writeString(secretFile, "0123456789abcdef0123456789abcdef\n");
+        Files.setPosixFilePermissions(secretFile, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        CreelConf conf = CreelConf.of(Map.of(OpsKeys.HTTP_PORT.name(), Integer.toString(freePort()),
+                ConfKeys.NAMENODE_ADDRESS.name(), "creel://127.0.0.1:1234",
+                SecurityKeys.SECRET_FILE.name(), secretFile.toString()));
+        java.io.StringWriter printed = new java.io.StringWriter();
+        int rc = new picocli.CommandLine(new io.creel.cli.AdminCommand()).setOut(new java.io.PrintWriter(printed))
+                .execute("http-token", "--conf", SecurityKeys.SECRET_FILE.name() + "=" + secretFile);
+        assertEquals(0, rc);
+        String token = printed.toString().trim(); // what an operator puts in Prometheus' credentials file
+        assertEquals(ClusterSecret.read(secretFile).httpToken(), token);
+        try (DaemonHttp http = DaemonHttp.namenode(conf, 0).orElseThrow()) {
+            assertEquals(200, Http.get(http.port(), "/health/live").statusCode());
+            assertEquals(503, Http.get(http.port(), "/health/ready").statusCode()); // starting, but answered
+            for (String path : List.of("/metrics", "/", "/status.json")) {
+                var refused = Http.get(http.port(), path);
+                assertEquals(401, refused.statusCode(), path);
+                assertTrue(refused.body().contains("bin/creel admin http-token"), refused.body());
+                assertEquals(401, get(http.port(), path, "Bearer " + token + "0").statusCode(), path);
+                assertEquals(200, get(http.port(), path, "Bearer " + token).statusCode(), path);
+            }
+            // The token is derived from the secret, not the secret itself: sniffing it opens no RPC port.
+            assertFalse(token.contains("0123456789abcdef"), token);
+            assertEquals(401, get(http.port(), "/metrics", "Bearer 0123456789abcdef0123456789abcdef").statusCode());
+        }
+    }
+
+    @Test
+    void statusJsonSaysStartingThenTheNamenodesFiguresAndErrors() {
+        CreelConf conf = CreelConf.of(Map.of(OpsKeys.HTTP_PORT.name(), Integer.toString(freePort()),
+                ConfKeys.NAMENODE_ADDRESS.name(), "creel://127.0.0.1:1234,creel://127.0.0.1:1235"));
+        try (DaemonHttp http = DaemonHttp.namenode(conf, 1).orElseThrow()) {
+            var starting = Http.get(http.port(), "/status.json");
+            assertEquals(200, starting.statusCode());
+            assertEquals("application/json", starting.headers().firstValue("Content-Type").orElse(""));
+            assertTrue(starting.body().contains("\"namenode\":\"127.0.0.1:1235\""), starting.body());
+            assertTrue(starting.body().contains("\"state\":\"starting\""), starting.body());
+            try (NamenodeServer nn = NamenodeServer.start(conf, "127.0.0.1", 0)) {
+                http.namenodeServing(nn);
+                String body = Http.get(http.port(), "/status.json").body();
+                assertTrue(body.contains("\"state\":\"serving\""), body);
+                assertTrue(body.contains("\"partitions\":[\"127.0.0.1:1234\",\"127.0.0.1:1235\"]"), body);
+                assertTrue(body.contains("\"nodesByType\":{\"Directory\":1,"), body);
+                assertTrue(body.contains("\"servers\":[]"), body);
+                assertTrue(body.contains("\"recentErrors\":{\"total\":0,\"entries\":[]}"), body);
+            }
+        }
+    }
+
+    private static java.net.http.HttpResponse<String> get(int port, String path, String authorization) {
+        return Http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + path))
+                .header("Authorization", authorization).GET(), path);
     }
 
     @Test

@@ -52,7 +52,7 @@ public final class Frames {
         ByteBuf buf = alloc.ioBuffer(Frame.HEADER + bodyHint);
         buf.writeInt(0);
         buf.writeByte(op.code());
-        buf.writeByte(flags);
+        buf.writeByte(flags | Frame.versionFlags());
         buf.writeLong(requestId);
         return buf;
     }
@@ -106,7 +106,7 @@ public final class Frames {
         ByteBuf buf = alloc.ioBuffer(Frame.HEADER + 2);
         buf.writeInt(Frame.HEADER_AFTER_LENGTH + 2 + payloadLength + Frame.VERDICT);
         buf.writeByte(op.code());
-        buf.writeByte(Frame.FLAG_RESPONSE);
+        buf.writeByte(Frame.FLAG_RESPONSE | Frame.versionFlags());
         buf.writeLong(requestId);
         buf.writeShort(Frame.STATUS_OK);
         return buf;

@@ -1,5 +1,6 @@
 package io.creel.common.rpc;
 
+import io.creel.common.BuildInfo;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.protocol.Frame;
@@ -63,6 +64,15 @@ public final class RequestDispatch {
             identity = RequestIdentity.decode(frame);
         }
         RpcCall call = new RpcCall(peer, op, requestId, identity, frame, probe, answered);
+        int version = Frame.versionOf(flags);
+        if (version > Frame.WIRE_VERSION) {
+            // Answered in this release's framing, which the newer peer still reads: it learns why.
+            call.fail(new CreelException(ErrorCode.PROTOCOL, name + " (Creel " + BuildInfo.current().version()
+                    + ") speaks wire protocol version " + Frame.WIRE_VERSION + " and got a " + op
+                    + " request of version " + version + ": the client is of a newer release; run one release "
+                    + "across the cluster"));
+            return;
+        }
         try {
             handler.handle(call);
         } catch (ProtocolException e) {

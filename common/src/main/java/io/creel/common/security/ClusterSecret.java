@@ -22,6 +22,7 @@ public final class ClusterSecret {
     /** Shortest secret accepted: shorter ones are guessable offline from one recorded handshake. */
     public static final int MIN_BYTES = 16;
     private static final String MAC = "HmacSHA256";
+    private static final byte[] HTTP_LABEL = "creel-http-v1 token".getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
     private final Path file;
     private final SecretKeySpec key;
@@ -68,6 +69,21 @@ public final class ClusterSecret {
     /** The file the secret came from, for messages. */
     public Path file() {
         return file;
+    }
+
+    /**
+     * The bearer token of the daemons' HTTP side ({@code /metrics}, the status page): HMAC-SHA256 of
+     * a fixed label under the secret, in hex. Derived, not the secret itself, because HTTP travels
+     * in clear text: a token read off the wire opens the metrics, never an RPC connection.
+     */
+    public String httpToken() {
+        try {
+            Mac mac = Mac.getInstance(MAC);
+            mac.init(key);
+            return java.util.HexFormat.of().formatHex(mac.doFinal(HTTP_LABEL));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(MAC + " is part of every Java runtime: " + e, e);
+        }
     }
 
     /**

@@ -80,9 +80,14 @@ class ServerLifecycleTest {
             assertTrue(d.servers().get(0).startsWith(address), d.servers().toString());
 
             java.io.StringWriter report = new java.io.StringWriter();
-            new picocli.CommandLine(new io.creel.cli.ReportCommand()).setOut(new java.io.PrintWriter(report))
+            java.io.StringWriter reportErr = new java.io.StringWriter();
+            int rc = new picocli.CommandLine(new io.creel.cli.ReportCommand()).setOut(new java.io.PrintWriter(report))
+                    .setErr(new java.io.PrintWriter(reportErr))
                     .execute("--conf", "creel.namenode.address=" + running.cluster.address().toUri());
             assertTrue(report.toString().contains(" dead "), report.toString());
+            // A dead server is for an operator to look at: report says so in its exit code.
+            assertEquals(io.creel.cli.ReportCommand.UNHEALTHY, rc, reportErr.toString());
+            assertTrue(reportErr.toString().contains("storage server " + address + " is dead"), reportErr.toString());
             assertTrue(report.toString().contains("lost data: 1 of 1 nodes") && report.toString().contains("/spread: "),
                     "report names the node that lost data:\n" + report);
 

@@ -14,6 +14,10 @@ package io.creel.namenode.persistence;
  * a {@link #HEAD}, then the nodes as {@link #CREATED}/{@link #BLOCK}/{@link #LENGTH}/{@link #INLINE} records
  * (parents first), then the remembered answers ({@link #ANSWER}), then {@link #IMAGE_END}. {@code log-N} holds the changes after it, in order.
  * Both start their own numbering of {@link #SERVER} records. N is written as 20 decimal digits.
+ *
+ * <p>Every file begins with a {@link #FORMAT} record naming the format version it is written in
+ * ({@link #VERSION}). A file without one was written before versions existed and is version 1. A
+ * namenode refuses a file of a version newer than its own, naming both, instead of misreading it.
  */
 final class LogFormat {
     /** Bytes before a record's body: length and checksum. */
@@ -51,6 +55,14 @@ final class LogFormat {
     static final int ANSWER = 12;
     /** client id (two int64), sequence: the answer logged for that request is void (its change was undone). */
     static final int ANSWER_WITHDRAWN = 13;
+
+    /** u16 format version: the first record of every file written since versions exist. */
+    static final int FORMAT = 14;
+    /**
+     * The format this release writes and the newest it reads. Raise it when a record changes meaning
+     * or layout; readers keep reading older versions (a file with no FORMAT record is version 1).
+     */
+    static final int VERSION = 1;
 
     static final String LOG_PREFIX = "log-";
     static final String CHECKPOINT_PREFIX = "checkpoint-";

@@ -1,5 +1,6 @@
 package io.creel.namenode.persistence;
 
+import io.creel.common.BuildInfo;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.NodeType;
@@ -98,6 +99,12 @@ final class LogReader {
                 throw corrupt(pos, problem);
             }
             ByteBuf body = all.slice(pos + LogFormat.FRAME_HEADER, length);
+            if (body.getUnsignedByte(0) == LogFormat.FORMAT) {
+                // Not a change to the namespace: checked, not counted among the records.
+                checkFormat(body, pos);
+                pos += LogFormat.FRAME_HEADER + length;
+                continue;
+            }
             try {
                 apply(body);
                 if (body.isReadable()) {
@@ -110,6 +117,24 @@ final class LogReader {
             pos += LogFormat.FRAME_HEADER + length;
         }
         return new Result(records, pos, 0, head, complete, maxTag);
+    }
+
+    /**
+     * The file's format version: only as its first record, and no newer than this release reads. A
+     * newer one is refused naming both versions, not read as corruption.
+     */
+    private void checkFormat(ByteBuf body, int pos) {
+        if (pos != 0 || body.readableBytes() != 3) {
+            throw corrupt(pos, pos != 0 ? "a format record that is not the file's first" : "a format record of "
+                    + body.readableBytes() + " bytes");
+        }
+        int version = body.getUnsignedShort(1);
+        if (version > LogFormat.VERSION || version < 1) {
+            throw new CreelException(ErrorCode.CONFIGURATION, "namenode log " + file + " is in format version "
+                    + version + ", and this namenode (Creel " + BuildInfo.current().version() + ") reads versions 1 to "
+                    + LogFormat.VERSION + ": start the release that wrote it, or move the log directory away to start "
+                    + "empty");
+        }
     }
 
     /** A bad record is a torn tail when it reaches the end of the file or only zeros follow it. */

@@ -286,7 +286,9 @@ public final class NamenodePersistence implements AutoCloseable {
             if (Long.compareUnsigned(enc.maxTag(), maxTag) > 0) {
                 maxTag = enc.maxTag();
             }
-            new RecordEncoder(head).head(seg, h.rootId(), h.lastId(), maxTag);
+            RecordEncoder headEncoder = new RecordEncoder(head);
+            headEncoder.format();
+            headEncoder.head(seg, h.rootId(), h.lastId(), maxTag);
             for (LoggedAnswer a : answers.get()) {
                 enc.answer(a);
             }

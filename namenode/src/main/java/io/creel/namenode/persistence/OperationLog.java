@@ -107,6 +107,17 @@ final class OperationLog implements NamespaceLog, AutoCloseable {
     private FileChannel openSegment(long seg) throws IOException {
         FileChannel ch = FileChannel.open(dir.resolve(LogFormat.logName(seg)), StandardOpenOption.CREATE_NEW,
                 StandardOpenOption.WRITE);
+        // The format version first; it becomes durable with the segment's first fsync.
+        ByteBuf format = Unpooled.buffer(16);
+        try {
+            new RecordEncoder(format).format();
+            ByteBuffer b = format.nioBuffer();
+            while (b.hasRemaining()) {
+                ch.write(b);
+            }
+        } finally {
+            format.release();
+        }
         NamenodePersistence.syncDirectory(dir);
         return ch;
     }

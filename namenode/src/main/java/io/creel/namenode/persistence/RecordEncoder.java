@@ -44,6 +44,13 @@ final class RecordEncoder {
         return maxTag;
     }
 
+    /** The format version record that starts every file. */
+    void format() {
+        int at = begin(LogFormat.FORMAT);
+        out.writeShort(LogFormat.VERSION);
+        end(at);
+    }
+
     void head(long segment, long rootId, long lastId, long maxTagSoFar) {
         int at = begin(LogFormat.HEAD);
         out.writeLong(segment).writeLong(rootId).writeLong(lastId).writeLong(maxTagSoFar);

@@ -12,6 +12,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.security.MessageDigest;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -22,8 +23,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A daemon's HTTP side, on the JDK's HTTP server: {@code /health/live}, {@code /health/ready}
  * ({@code /health} is the same), {@code /metrics} in the Prometheus text format, and a page at
- * {@code /} when the daemon has one (the namenode's status page). Everything else is 404; methods
- * other than GET and HEAD are 405.
+ * {@code /} with {@code /status.json} when the daemon has one (the namenode's status page).
+ * Everything else is 404; methods other than GET and HEAD are 405. With a token (security on),
+ * everything but the health probes answers 401 without {@code Authorization: Bearer TOKEN}.
  */
 public final class OpsHttpServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OpsHttpServer.class);
@@ -39,12 +41,22 @@ public final class OpsHttpServer implements AutoCloseable {
         this.name = name;
     }
 
-    /** What a daemon serves: its readiness, its metrics, and optionally a page at {@code /}. */
-    public record Endpoints(Readiness readiness, PrometheusRegistry registry, Page page) {
+    /**
+     * What a daemon serves: its readiness, its metrics, optionally a page at {@code /} and its JSON
+     * form at {@code /status.json}, and the bearer token {@code /metrics} and those need (null: none;
+     * the health probes never need one, they tell nothing but ready or not).
+     */
+    public record Endpoints(Readiness readiness, PrometheusRegistry registry, Page page, Page statusJson,
+                            String token) {
         public Endpoints {
             if (readiness == null || registry == null) {
                 throw new IllegalArgumentException("an HTTP server needs a readiness rule and a metrics registry");
             }
+        }
+
+        /** Readiness, metrics and a page, open to anyone who can connect. */
+        public Endpoints(Readiness readiness, PrometheusRegistry registry, Page page) {
+            this(readiness, registry, page, null, null);
         }
     }
 
@@ -81,13 +93,20 @@ public final class OpsHttpServer implements AutoCloseable {
         server.createContext("/", exchange -> serve(exchange, name, endpoints, formats));
         server.start();
         OpsHttpServer s = new OpsHttpServer(server, threads, name);
-        LOG.info("{}: HTTP on {}:{} (/health, /metrics{})", name, host, s.port(), endpoints.page() == null ? "" : ", /");
+        LOG.info("{}: HTTP on {}:{} (/health, /metrics{}{})", name, host, s.port(),
+                endpoints.page() == null ? "" : ", /, /status.json",
+                endpoints.token() == null ? "" : "; all but /health need the cluster's HTTP token");
         return s;
     }
 
     /** The port the server listens on. */
     public int port() {
         return server.getAddress().getPort();
+    }
+
+    /** The address the server listens on (interface and port). */
+    public InetSocketAddress address() {
+        return server.getAddress();
     }
 
     private static void serve(HttpExchange ex, String name, Endpoints endpoints, ExpositionFormats formats)
@@ -100,6 +119,12 @@ public final class OpsHttpServer implements AutoCloseable {
                 return;
             }
             String path = ex.getRequestURI().getPath();
+            if (endpoints.token() != null && !path.startsWith("/health") && !authorized(ex, endpoints.token())) {
+                ex.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"creel\"");
+                send(ex, 401, TEXT, path + ": security is on; send 'Authorization: Bearer TOKEN' with the token "
+                        + "`bin/creel admin http-token` prints (Prometheus: authorization.credentials_file)\n");
+                return;
+            }
             switch (path) {
                 case "/health/live" -> send(ex, 200, TEXT, "live\n");
                 case "/health", "/health/ready" -> {
@@ -120,13 +145,28 @@ public final class OpsHttpServer implements AutoCloseable {
                         send(ex, 200, "text/html; charset=utf-8", endpoints.page().render());
                     }
                 }
+                case "/status.json" -> {
+                    if (endpoints.statusJson() == null) {
+                        send(ex, 404, TEXT, name + " has no status; the namenode serves /status.json\n");
+                    } else {
+                        send(ex, 200, "application/json", endpoints.statusJson().render());
+                    }
+                }
                 default -> send(ex, 404, TEXT, path + ": not found; " + name + " serves /health/live, "
-                        + "/health/ready, /metrics" + (endpoints.page() == null ? "" : " and /") + "\n");
+                        + "/health/ready, /metrics" + (endpoints.page() == null ? "" : ", / and /status.json") + "\n");
             }
         } catch (RuntimeException e) {
             // The exchange may be half written; the client sees the connection end. Say what failed here.
             LOG.warn("{}: HTTP {} {} failed", name, ex.getRequestMethod(), ex.getRequestURI(), e);
         }
+    }
+
+    private static boolean authorized(HttpExchange ex, String token) {
+        String h = ex.getRequestHeaders().getFirst("Authorization");
+        String expected = "Bearer " + token;
+        // Constant-time, so the answer's timing does not tell how much of a guess was right.
+        return h != null && MessageDigest.isEqual(h.trim().getBytes(StandardCharsets.UTF_8),
+                expected.getBytes(StandardCharsets.UTF_8));
     }
 
     private static void send(HttpExchange ex, int status, String type, String body) throws IOException {

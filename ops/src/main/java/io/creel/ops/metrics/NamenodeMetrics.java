@@ -7,104 +7,146 @@ import io.creel.ops.cluster.ClusterView;
 import io.prometheus.metrics.core.metrics.CounterWithCallback;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 
 /**
- * A namenode's view of the cluster and its namespace, read when Prometheus scrapes (nothing is
+ * Namenodes' views of the cluster and their namespaces, read when Prometheus scrapes (nothing is
  * counted on the request path): nodes per type, servers per state, capacity, used, free and
  * retiring bytes per server and per storage class, blocks per class and state, and, with
  * persistence, log fsyncs and checkpoints.
+ *
+ * <p>Every series carries a {@code namenode} label (its address in {@code creel.namenode.address}).
+ * Each namenode of a partitioned cluster sees every storage server, but only the blocks of its own
+ * partition: capacity and server states are the same from every namenode (aggregate them with
+ * {@code max by (server)} or {@code max by (class)}), used and pending blocks are disjoint (aggregate
+ * with {@code sum}). The label keeps the two apart, lets one process (bin/creel local) report
+ * several namenodes, and lets a dashboard say which namenode disagrees.
  */
 public final class NamenodeMetrics {
+    /** One namenode and the address it is known by. */
+    public record Reported(String address, NamenodeServer namenode) {
+    }
+
     private NamenodeMetrics() {
     }
 
-    public static void register(PrometheusRegistry registry, NamenodeServer nn) {
+    /** Registers the metrics of {@code namenodes} (one per process, or every one of a local cluster). */
+    public static void register(PrometheusRegistry registry, List<Reported> namenodes) {
+        List<Reported> all = List.copyOf(namenodes);
         GaugeWithCallback.builder().name("creel_namenode_nodes")
-                .help("Nodes in the namespace per node type, the root directory included").labelNames("type")
-                .callback(cb -> {
-                    long[] counts = nn.nodeCountsByType();
+                .help("Nodes in the namenode's partition of the namespace per node type, its root directory included")
+                .labelNames("namenode", "type")
+                .callback(cb -> all.forEach(r -> {
+                    long[] counts = r.namenode().nodeCountsByType();
                     for (NodeType t : NodeType.values()) {
-                        cb.call(counts[t.ordinal()], t.displayName());
+                        cb.call(counts[t.ordinal()], r.address(), t.displayName());
                     }
-                }).register(registry);
+                })).register(registry);
         GaugeWithCallback.builder().name("creel_namenode_servers")
                 .help("Storage servers registered with the namenode, per state (live, draining, dead, decommissioned)")
-                .labelNames("state")
-                .callback(cb -> view(nn).serversByState().forEach((s, n) -> cb.call(n, s))).register(registry);
+                .labelNames("namenode", "state")
+                .callback(cb -> all.forEach(r -> view(r).serversByState().forEach((s, n) -> cb.call(n, r.address(), s))))
+                .register(registry);
         GaugeWithCallback.builder().name("creel_server_state")
                 .help("1 for every storage server the namenode knows, with its tier, class and state")
-                .labelNames("server", "tier", "class", "state")
-                .callback(cb -> view(nn).servers().forEach(s -> cb.call(1, s.address(), s.tier(), s.storageClass(),
-                        s.state()))).register(registry);
-        perServer(registry, nn, "creel_server_capacity_bytes", "Bytes a storage server exports",
+                .labelNames("namenode", "server", "tier", "class", "state")
+                .callback(cb -> all.forEach(r -> view(r).servers().forEach(s -> cb.call(1, r.address(), s.address(),
+                        s.tier(), s.storageClass(), s.state())))).register(registry);
+        perServer(registry, all, "creel_server_capacity_bytes", "Bytes a storage server exports",
                 ClusterView.Server::capacityBytes);
-        perServer(registry, nn, "creel_server_used_bytes", "Bytes of a storage server holding data",
-                ClusterView.Server::usedBytes);
-        perServer(registry, nn, "creel_server_free_bytes", "Bytes of a storage server ready to hand out",
+        perServer(registry, all, "creel_server_used_bytes",
+                "Bytes of a storage server holding data of the namenode's partition", ClusterView.Server::usedBytes);
+        perServer(registry, all, "creel_server_free_bytes",
+                "Bytes of a storage server the namenode could hand out (no other partition's use subtracted)",
                 ClusterView.Server::freeBytes);
-        perServer(registry, nn, "creel_server_pending_bytes",
-                "Bytes of a storage server freed but waiting out the reuse delay", ClusterView.Server::pendingBytes);
-        perClass(registry, nn, "creel_class_capacity_bytes",
+        perServer(registry, all, "creel_server_pending_bytes",
+                "Bytes of a storage server the namenode freed that wait out the reuse delay",
+                ClusterView.Server::pendingBytes);
+        perClass(registry, all, "creel_class_capacity_bytes",
                 "Bytes a storage class offers over its servers that are not dead or decommissioned",
                 ClusterView.ClassTotal::capacityBytes);
-        perClass(registry, nn, "creel_class_used_bytes", "Bytes of a storage class holding data",
-                ClusterView.ClassTotal::usedBytes);
-        perClass(registry, nn, "creel_class_free_bytes", "Bytes of a storage class ready to hand out",
+        perClass(registry, all, "creel_class_used_bytes",
+                "Bytes of a storage class holding data of the namenode's partition", ClusterView.ClassTotal::usedBytes);
+        perClass(registry, all, "creel_class_free_bytes",
+                "Bytes of a storage class the namenode could hand out (no other partition's use subtracted)",
                 ClusterView.ClassTotal::freeBytes);
-        perClass(registry, nn, "creel_class_pending_bytes",
-                "Bytes of a storage class freed but waiting out the reuse delay", ClusterView.ClassTotal::pendingBytes);
+        perClass(registry, all, "creel_class_pending_bytes",
+                "Bytes of a storage class the namenode freed that wait out the reuse delay",
+                ClusterView.ClassTotal::pendingBytes);
         GaugeWithCallback.builder().name("creel_class_blocks")
-                .help("Blocks of a storage class: used (holding data), pending (in the reuse delay), free")
-                .labelNames("class", "state")
-                .callback(cb -> view(nn).classTotals().forEach(c -> {
-                    cb.call(c.usedBlocks(), c.storageClass(), "used");
-                    cb.call(c.pendingBlocks(), c.storageClass(), "pending");
-                    cb.call(c.freeBlocks(), c.storageClass(), "free");
-                })).register(registry);
-        CounterWithCallback.builder().name("creel_namenode_retries_answered")
-                .help("Retried requests the namenode answered with their first answer instead of applying them again")
-                .callback(cb -> cb.call(nn.retriesAnswered())).register(registry);
-        GaugeWithCallback.builder().name("creel_namenode_retry_cache_entries")
-                .help("Answers to clients' changes the namenode keeps for retries (creel.namenode.retry.cache.size)")
-                .callback(cb -> cb.call(nn.retryCacheSize())).register(registry);
-        nn.persistence().ifPresent(p -> persistence(registry, p));
+                .help("Blocks of a storage class as the namenode counts them: used and pending (its partition's), free")
+                .labelNames("namenode", "class", "state")
+                .callback(cb -> all.forEach(r -> view(r).classTotals().forEach(c -> {
+                    cb.call(c.usedBlocks(), r.address(), c.storageClass(), "used");
+                    cb.call(c.pendingBlocks(), r.address(), c.storageClass(), "pending");
+                    cb.call(c.freeBlocks(), r.address(), c.storageClass(), "free");
+                }))).register(registry);
+        counter(registry, all, "creel_namenode_retries_answered",
+                "Retried requests the namenode answered with their first answer instead of applying them again",
+                r -> Optional.of((double) r.namenode().retriesAnswered()));
+        gauge(registry, all, "creel_namenode_retry_cache_entries",
+                "Answers to clients' changes the namenode keeps for retries (creel.namenode.retry.cache.size)",
+                r -> Optional.of((double) r.namenode().retryCacheSize()));
+        if (all.stream().anyMatch(r -> r.namenode().persistence().isPresent())) {
+            persistence(registry, all);
+        }
     }
 
-    private static void persistence(PrometheusRegistry registry, NamenodePersistence p) {
-        CounterWithCallback.builder().name("creel_namenode_log_fsyncs")
-                .help("fsyncs of the namenode's operation log (one covers every record appended before it)")
-                .callback(cb -> cb.call(p.syncCount())).register(registry);
-        CounterWithCallback.builder().name("creel_namenode_log_fsync_seconds")
-                .help("Seconds spent in fsyncs of the operation log")
-                .callback(cb -> cb.call(p.syncSeconds())).register(registry);
-        CounterWithCallback.builder().name("creel_namenode_checkpoints")
-                .help("Checkpoints the namenode wrote since it started")
-                .callback(cb -> cb.call(p.checkpointCount())).register(registry);
-        CounterWithCallback.builder().name("creel_namenode_checkpoint_seconds")
-                .help("Seconds spent writing checkpoints")
-                .callback(cb -> cb.call(p.checkpointSeconds())).register(registry);
-        GaugeWithCallback.builder().name("creel_namenode_last_checkpoint_seconds")
-                .help("Seconds the last checkpoint took (0 before the first)")
-                .callback(cb -> cb.call(p.lastCheckpointSeconds())).register(registry);
+    private static void persistence(PrometheusRegistry registry, List<Reported> all) {
+        counter(registry, all, "creel_namenode_log_fsyncs",
+                "fsyncs of the namenode's operation log (one covers every record appended before it)",
+                r -> persisted(r, p -> p.syncCount()));
+        counter(registry, all, "creel_namenode_log_fsync_seconds", "Seconds spent in fsyncs of the operation log",
+                r -> persisted(r, NamenodePersistence::syncSeconds));
+        counter(registry, all, "creel_namenode_checkpoints", "Checkpoints the namenode wrote since it started",
+                r -> persisted(r, p -> p.checkpointCount()));
+        counter(registry, all, "creel_namenode_checkpoint_seconds", "Seconds spent writing checkpoints",
+                r -> persisted(r, NamenodePersistence::checkpointSeconds));
+        gauge(registry, all, "creel_namenode_last_checkpoint_seconds",
+                "Seconds the last checkpoint took (0 before the first)",
+                r -> persisted(r, NamenodePersistence::lastCheckpointSeconds));
     }
 
-    private static ClusterView view(NamenodeServer nn) {
-        return ClusterView.of(nn.status());
+    private static Optional<Double> persisted(Reported r, ToDoubleFunction<NamenodePersistence> figure) {
+        return r.namenode().persistence().map(figure::applyAsDouble);
     }
 
-    private static void perServer(PrometheusRegistry registry, NamenodeServer nn, String name, String help,
+    private interface Figure {
+        /** The figure of one namenode; empty when it has none (no persistence). */
+        Optional<Double> of(Reported r);
+    }
+
+    private static void counter(PrometheusRegistry registry, List<Reported> all, String name, String help, Figure f) {
+        CounterWithCallback.builder().name(name).help(help).labelNames("namenode")
+                .callback(cb -> all.forEach(r -> f.of(r).ifPresent(v -> cb.call(v, r.address()))))
+                .register(registry);
+    }
+
+    private static void gauge(PrometheusRegistry registry, List<Reported> all, String name, String help, Figure f) {
+        GaugeWithCallback.builder().name(name).help(help).labelNames("namenode")
+                .callback(cb -> all.forEach(r -> f.of(r).ifPresent(v -> cb.call(v, r.address()))))
+                .register(registry);
+    }
+
+    private static ClusterView view(Reported r) {
+        return ClusterView.of(r.namenode().status());
+    }
+
+    private static void perServer(PrometheusRegistry registry, List<Reported> all, String name, String help,
                                   ToLongFunction<ClusterView.Server> figure) {
         GaugeWithCallback.builder().name(name).help(help + ", as the namenode sees it")
-                .labelNames("server", "tier", "class")
-                .callback(cb -> view(nn).servers().forEach(s -> cb.call(figure.applyAsLong(s), s.address(), s.tier(),
-                        s.storageClass()))).register(registry);
+                .labelNames("namenode", "server", "tier", "class")
+                .callback(cb -> all.forEach(r -> view(r).servers().forEach(s -> cb.call(figure.applyAsLong(s),
+                        r.address(), s.address(), s.tier(), s.storageClass())))).register(registry);
     }
 
-    private static void perClass(PrometheusRegistry registry, NamenodeServer nn, String name, String help,
+    private static void perClass(PrometheusRegistry registry, List<Reported> all, String name, String help,
                                  ToLongFunction<ClusterView.ClassTotal> figure) {
-        GaugeWithCallback.builder().name(name).help(help).labelNames("class")
-                .callback(cb -> view(nn).classTotals().forEach(c -> cb.call(figure.applyAsLong(c), c.storageClass())))
-                .register(registry);
+        GaugeWithCallback.builder().name(name).help(help).labelNames("namenode", "class")
+                .callback(cb -> all.forEach(r -> view(r).classTotals().forEach(c -> cb.call(figure.applyAsLong(c),
+                        r.address(), c.storageClass())))).register(registry);
     }
 }

@@ -15,7 +15,7 @@ public final class RecentErrors {
     public static final int DEFAULT_SIZE = 20;
 
     /** One error answered. */
-    public record Entry(Instant at, String server, Opcode op, String code, String message) {
+    public record Entry(Instant at, String service, Opcode op, String code, String message) {
     }
 
     private final Entry[] ring;
@@ -29,8 +29,8 @@ public final class RecentErrors {
         ring = new Entry[size];
     }
 
-    void add(String server, Opcode op, CreelException error) {
-        Entry e = new Entry(Instant.now(), server, op, error.code().name(), error.getMessage());
+    void add(String service, Opcode op, CreelException error) {
+        Entry e = new Entry(Instant.now(), service, op, error.code().name(), error.getMessage());
         synchronized (this) {
             ring[next] = e;
             next = (next + 1) % ring.length;

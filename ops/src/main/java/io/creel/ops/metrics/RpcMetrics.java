@@ -15,11 +15,13 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Function;
 
 /**
- * Requests, errors, latencies and connections of the process's RPC servers, labelled by server
- * ("namenode", "dram storage") and opcode. A {@link Function} from server name to {@link RpcProbe}, to
- * be installed with {@link io.creel.common.rpc.RpcProbes#install}. Each probe finds a data point by
- * array index; a label set is looked up once, on its first request, so no series exists for an
- * opcode nobody sent.
+ * Requests, errors, latencies and connections of the process's RPC servers, labelled by service
+ * (the kind of RPC server: "namenode", "dram storage") and opcode; {@code server} is a storage
+ * server's address in every metric that has it, so the kind has a label of its own. Expected
+ * outcomes ({@link ExpectedOutcomes}) count as requests, not errors. A {@link Function} from service
+ * to {@link RpcProbe}, to be installed with {@link io.creel.common.rpc.RpcProbes#install}. Each
+ * probe finds a data point by array index; a label set is looked up once, on its first request, so
+ * no series exists for an opcode nobody sent.
  */
 public final class RpcMetrics implements Function<String, RpcProbe> {
     /** Seconds: from 50 µs (a same-host lookup) to 5 s (a timed-out region grant). */
@@ -34,16 +36,18 @@ public final class RpcMetrics implements Function<String, RpcProbe> {
 
     public RpcMetrics(PrometheusRegistry registry) {
         requests = Counter.builder().name("creel_rpc_requests_total")
-                .help("Requests an RPC server answered, per server kind and request type")
-                .labelNames("server", "op").register(registry);
+                .help("Requests an RPC server answered, per service (kind of RPC server) and request type")
+                .labelNames("service", "op").register(registry);
         errors = Counter.builder().name("creel_rpc_errors_total")
-                .help("Requests an RPC server answered with an error, per server kind, request type and error code")
-                .labelNames("server", "op", "code").register(registry);
+                .help("Requests an RPC server answered with an error an operator should look at, per service "
+                        + "(kind of RPC server), request type and error code")
+                .labelNames("service", "op", "code").register(registry);
         latency = Histogram.builder().name("creel_rpc_request_seconds")
-                .help("Time from a request's arrival to its reply, per server kind and request type")
-                .labelNames("server", "op").classicOnly().classicUpperBounds(BUCKETS).register(registry);
+                .help("Time from a request's arrival to its reply, per service (kind of RPC server) and request type")
+                .labelNames("service", "op").classicOnly().classicUpperBounds(BUCKETS).register(registry);
         connections = Gauge.builder().name("creel_rpc_connections")
-                .help("Open connections to an RPC server, per server kind").labelNames("server").register(registry);
+                .help("Open connections to an RPC server, per service (kind of RPC server)").labelNames("service")
+                .register(registry);
     }
 
     /** The last errors the process's RPC servers answered with, newest first. */
@@ -52,21 +56,21 @@ public final class RpcMetrics implements Function<String, RpcProbe> {
     }
 
     @Override
-    public RpcProbe apply(String server) {
-        return new Probe(server);
+    public RpcProbe apply(String service) {
+        return new Probe(service);
     }
 
     private final class Probe implements RpcProbe {
-        private final String server;
+        private final String service;
         private final GaugeDataPoint open;
         private final AtomicReferenceArray<CounterDataPoint> requestsByOp;
         private final AtomicReferenceArray<DistributionDataPoint> latencyByOp;
         private final AtomicReferenceArray<CounterDataPoint> errorsByOpAndCode;
         private final int codes = ErrorCode.values().length;
 
-        Probe(String server) {
-            this.server = server;
-            this.open = connections.labelValues(server);
+        Probe(String service) {
+            this.service = service;
+            this.open = connections.labelValues(service);
             int ops = Opcode.values().length;
             requestsByOp = new AtomicReferenceArray<>(ops);
             latencyByOp = new AtomicReferenceArray<>(ops);
@@ -79,25 +83,25 @@ public final class RpcMetrics implements Function<String, RpcProbe> {
             CounterDataPoint r = requestsByOp.get(i);
             if (r == null) {
                 // labelValues returns the same point for the same labels: a race here is harmless.
-                r = requests.labelValues(server, op.name());
+                r = requests.labelValues(service, op.name());
                 requestsByOp.set(i, r);
             }
             r.inc();
             DistributionDataPoint l = latencyByOp.get(i);
             if (l == null) {
-                l = latency.labelValues(server, op.name());
+                l = latency.labelValues(service, op.name());
                 latencyByOp.set(i, l);
             }
             l.observe(nanos / 1e9);
-            if (error != null) {
+            if (error != null && !ExpectedOutcomes.isAnswer(op, error.code())) {
                 int j = i * codes + error.code().ordinal();
                 CounterDataPoint e = errorsByOpAndCode.get(j);
                 if (e == null) {
-                    e = errors.labelValues(server, op.name(), error.code().name());
+                    e = errors.labelValues(service, op.name(), error.code().name());
                     errorsByOpAndCode.set(j, e);
                 }
                 e.inc();
-                recent.add(server, op, error);
+                recent.add(service, op, error);
             }
         }
 

@@ -179,10 +179,11 @@ public final class StatusPage {
         }
         b.append("<p data-errors=\"").append(errors.total()).append("\">").append(errors.total())
                 .append(" requests failed since this process started; the last ").append(list.size()).append(":</p>")
-                .append("<table><thead><tr><th>when</th><th>server</th><th>request</th><th>code</th><th>message</th>")
+                .append("<table><thead><tr><th>when</th><th>service</th><th>request</th><th>code</th><th>message</th>")
                 .append("</tr></thead><tbody>");
         for (RecentErrors.Entry e : list) {
-            b.append("<tr><td class=\"nowrap\">").append(TIME.format(e.at())).append("</td><td>").append(Html.esc(e.server()))
+            b.append("<tr><td class=\"nowrap\">").append(TIME.format(e.at())).append("</td><td>")
+                    .append(Html.esc(e.service()))
                     .append("</td><td>").append(e.op()).append("</td><td><span class=\"badge code\">").append(e.code())
                     .append("</span></td><td class=\"msg\">").append(Html.esc(e.message())).append("</td></tr>");
         }

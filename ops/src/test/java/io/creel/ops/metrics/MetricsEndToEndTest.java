@@ -1,6 +1,7 @@
 package io.creel.ops.metrics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,6 +13,7 @@ import io.creel.common.namespace.NodeType;
 import io.creel.common.net.HostPort;
 import io.creel.minicluster.MiniCluster;
 import io.creel.namenode.NamenodeKeys;
+import io.creel.storage.StorageKeys;
 import io.creel.ops.DaemonHttp;
 import io.creel.ops.http.Http;
 import java.io.InputStream;
@@ -57,15 +59,21 @@ class MetricsEndToEndTest {
                 CompletionException missing = assertThrows(CompletionException.class,
                         () -> c.lookup("/jobs/no-such-file").join());
                 assertEquals(ErrorCode.NOT_FOUND, ((CreelException) missing.getCause()).code());
+                CompletionException failedMove = assertThrows(CompletionException.class,
+                        () -> c.move("/jobs/no-such-file", "/jobs/other").join());
+                assertEquals(ErrorCode.NOT_FOUND, ((CreelException) failedMove.getCause()).code());
                 String m = Http.get(http.port(), "/metrics").body();
+                String nn = "namenode=\"" + addresses.get(0) + "\"";
 
-                assertTrue(value(m, "creel_rpc_requests_total", "op=\"CREATE\",server=\"namenode\"") >= 3, m);
-                assertTrue(value(m, "creel_rpc_errors_total", "code=\"NOT_FOUND\",op=\"LOOKUP\",server=\"namenode\"")
+                assertTrue(value(m, "creel_rpc_requests_total", "op=\"CREATE\",service=\"namenode\"") >= 3, m);
+                // The missing lookup was an answer (a request, not an error); the failed move an error.
+                assertTrue(value(m, "creel_rpc_errors_total", "code=\"NOT_FOUND\",op=\"MOVE\",service=\"namenode\"")
                         >= 1, m);
-                assertTrue(value(m, "creel_rpc_request_seconds_count", "op=\"LOOKUP\",server=\"namenode\"") >= 2, m);
-                assertTrue(m.contains("creel_rpc_request_seconds_bucket{op=\"LOOKUP\",server=\"namenode\",le=\"0.001\"}"),
+                assertFalse(m.contains("creel_rpc_errors_total{code=\"NOT_FOUND\",op=\"LOOKUP\""), m);
+                assertTrue(value(m, "creel_rpc_request_seconds_count", "op=\"LOOKUP\",service=\"namenode\"") >= 2, m);
+                assertTrue(m.contains("creel_rpc_request_seconds_bucket{op=\"LOOKUP\",service=\"namenode\",le=\"0.001\"}"),
                         m);
-                assertTrue(value(m, "creel_rpc_connections", "server=\"namenode\"") >= 1, m);
+                assertTrue(value(m, "creel_rpc_connections", "service=\"namenode\"") >= 1, m);
                 double written = m.lines().filter(l -> l.startsWith("creel_transfer_bytes_total{direction=\"write\""))
                         .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
                 assertTrue(written >= data.length, m);
@@ -73,18 +81,18 @@ class MetricsEndToEndTest {
                         .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
                 assertTrue(read >= data.length, m);
 
-                assertEquals(1, value(m, "creel_namenode_nodes", "type=\"File\""), m);
-                assertEquals(2, value(m, "creel_namenode_nodes", "type=\"Directory\""), m); // the root and /jobs
-                assertEquals(1, value(m, "creel_namenode_nodes", "type=\"Table\""), m);
-                assertEquals(2, value(m, "creel_namenode_servers", "state=\"live\""), m);
-                assertEquals(0, value(m, "creel_namenode_servers", "state=\"dead\""), m);
-                assertEquals(16 << 20, value(m, "creel_class_capacity_bytes", "class=\"dram\""), m);
-                assertEquals(32 << 20, value(m, "creel_class_capacity_bytes", "class=\"disk\""), m);
-                double used = value(m, "creel_class_used_bytes", "class=\"dram\"");
+                assertEquals(1, value(m, "creel_namenode_nodes", nn + ",type=\"File\""), m);
+                assertEquals(2, value(m, "creel_namenode_nodes", nn + ",type=\"Directory\""), m); // the root, /jobs
+                assertEquals(1, value(m, "creel_namenode_nodes", nn + ",type=\"Table\""), m);
+                assertEquals(2, value(m, "creel_namenode_servers", nn + ",state=\"live\""), m);
+                assertEquals(0, value(m, "creel_namenode_servers", nn + ",state=\"dead\""), m);
+                assertEquals(16 << 20, value(m, "creel_class_capacity_bytes", "class=\"dram\"," + nn), m);
+                assertEquals(32 << 20, value(m, "creel_class_capacity_bytes", "class=\"disk\"," + nn), m);
+                double used = value(m, "creel_class_used_bytes", "class=\"dram\"," + nn);
                 assertTrue(used >= data.length, m);
-                assertEquals(16 << 20, used + value(m, "creel_class_free_bytes", "class=\"dram\"")
-                        + value(m, "creel_class_pending_bytes", "class=\"dram\""), m);
-                assertTrue(value(m, "creel_class_blocks", "class=\"dram\",state=\"used\"") >= 1, m);
+                assertEquals(16 << 20, used + value(m, "creel_class_free_bytes", "class=\"dram\"," + nn)
+                        + value(m, "creel_class_pending_bytes", "class=\"dram\"," + nn), m);
+                assertTrue(value(m, "creel_class_blocks", "class=\"dram\"," + nn + ",state=\"used\"") >= 1, m);
                 assertTrue(m.contains("# TYPE creel_server_used_bytes gauge"), m);
                 assertTrue(m.contains("creel_server_state{class=\"dram\""), m);
                 assertTrue(m.contains("# TYPE creel_storage_regions gauge"), m);
@@ -110,10 +118,46 @@ class MetricsEndToEndTest {
             }
             assertTrue(cluster.namenode().persistence().orElseThrow().checkpoint(), "a checkpoint was written");
             String m = Http.get(http.port(), "/metrics").body();
-            assertTrue(value(m, "creel_namenode_log_fsyncs_total", null) >= 1, m);
-            assertTrue(value(m, "creel_namenode_log_fsync_seconds_total", null) > 0, m);
-            assertEquals(1, value(m, "creel_namenode_checkpoints_total", null), m);
-            assertTrue(value(m, "creel_namenode_last_checkpoint_seconds", null) > 0, m);
+            String nn = "namenode=\"" + cluster.clientConf().get(ConfKeys.NAMENODE_ADDRESS).get(0) + "\"";
+            assertTrue(value(m, "creel_namenode_log_fsyncs_total", nn) >= 1, m);
+            assertTrue(value(m, "creel_namenode_log_fsync_seconds_total", nn) > 0, m);
+            assertEquals(1, value(m, "creel_namenode_checkpoints_total", nn), m);
+            assertTrue(value(m, "creel_namenode_last_checkpoint_seconds", nn) > 0, m);
+        }
+    }
+
+    @Test
+    void withTwoNamenodesEachReportsItsOwnViewSoCapacityIsCountedOnceAndUseAddsUp() throws Exception {
+        try (DaemonHttp http = DaemonHttp.localCluster("127.0.0.1", 0);
+             MiniCluster cluster = MiniCluster.builder().temporaryDirectories().namenodes(2).dram(16 << 20).disk(0)
+                     .servers(1, 0).set(StorageKeys.REGION_SIZE, "4m").start()) {
+            List<HostPort> addresses = cluster.clientConf().get(ConfKeys.NAMENODE_ADDRESS);
+            http.clusterServing(cluster.namenodes(), addresses, cluster.storageServers());
+            try (CreelClient c = CreelClient.connect(cluster.clientConf())) {
+                for (int i = 0; i < 8; i++) { // paths hash to both partitions
+                    try (OutputStream out = c.create("/f" + i, NodeType.FILE).join().outputStream()) {
+                        out.write(new byte[64 * 1024]);
+                    }
+                }
+            }
+            String m = Http.get(http.port(), "/metrics").body();
+            double used = 0;
+            for (HostPort a : addresses) {
+                String nn = "namenode=\"" + a + "\"";
+                // Every namenode sees the one server's whole capacity: the dashboard takes the max.
+                assertEquals(16 << 20, value(m, "creel_class_capacity_bytes", "class=\"dram\"," + nn), m);
+                used += value(m, "creel_class_used_bytes", "class=\"dram\"," + nn);
+            }
+            // Each namenode counts only its own partition's blocks (its files and its directory
+            // records): the sum is the cluster's use, as creel report adds it up.
+            long blockSize = cluster.clientConf().get(ConfKeys.BLOCK_SIZE);
+            long reported;
+            try (CreelClient c = CreelClient.connect(cluster.clientConf())) {
+                reported = c.status().join().stream().flatMap(r -> r.servers().stream())
+                        .mapToLong(s -> s.usedBlocks() * blockSize).sum();
+            }
+            assertTrue(used >= 8 * blockSize, m);
+            assertEquals(reported, used, m);
         }
     }
 
@@ -131,6 +175,7 @@ class MetricsEndToEndTest {
                     out.write(new byte[64 * 1024]);
                 }
                 assertThrows(CompletionException.class, () -> c.lookup("/missing").join());
+                assertThrows(CompletionException.class, () -> c.move("/missing", "/elsewhere").join());
             }
             assertTrue(cluster.namenode().persistence().orElseThrow().checkpoint());
             m = Http.get(http.port(), "/metrics").body();

@@ -2,6 +2,7 @@ package io.creel.ops.status;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.creel.cli.ReportCommand;
@@ -82,11 +83,10 @@ class StatusPageBrowserTest {
             for (String k : List.of("alice", "bob", "carol")) {
                 client.putValue("/cache", k, ByteBuffer.wrap(k.getBytes(StandardCharsets.UTF_8))).join();
             }
-            try {
-                client.lookup("/jobs/missing").join();
-            } catch (CompletionException expected) {
-                // answered NOT_FOUND: the page lists it among the recent errors
-            }
+            // A lookup of a missing path is an answer, not an error: the page leaves it out.
+            assertThrows(CompletionException.class, () -> client.lookup("/jobs/absent").join());
+            // Moving a node that is not there is a failed request: the page lists it.
+            assertThrows(CompletionException.class, () -> client.move("/jobs/missing", "/jobs/moved").join());
             StorageServerRuntime victim = cluster.storageServers().get(1);
             String victimAddress = victim.info().address();
             victim.close();
@@ -99,7 +99,7 @@ class StatusPageBrowserTest {
             int rc = new CommandLine(new ReportCommand()).setOut(new PrintWriter(reportText))
                     .execute("--conf", "creel.namenode.address=" + cluster.address().toUri());
             String report = reportText.toString();
-            assertEquals(0, rc, report);
+            assertEquals(ReportCommand.UNHEALTHY, rc, report); // a dead server
 
             ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
                     .usingAnyFreePort().build();
@@ -161,6 +161,7 @@ class StatusPageBrowserTest {
                 WebElement errors = browser.findElement(By.id("errors"));
                 assertTrue(errors.getText().contains("NOT_FOUND") && errors.getText().contains("/jobs/missing"),
                         errors.getText());
+                assertFalse(errors.getText().contains("/jobs/absent"), errors.getText());
 
                 assertEquals("http://127.0.0.1:" + http.port() + "/metrics",
                         browser.findElement(By.linkText("metrics")).getAttribute("href"));

@@ -62,7 +62,7 @@ class StatusPageTest {
             io.prometheus.metrics.model.registry.PrometheusRegistry registry =
                     new io.prometheus.metrics.model.registry.PrometheusRegistry();
             io.creel.ops.metrics.RpcMetrics m = new io.creel.ops.metrics.RpcMetrics(registry);
-            m.apply("namenode").answered(Opcode.LOOKUP, new CreelException(ErrorCode.NOT_FOUND, message), 1000);
+            m.apply("namenode").answered(Opcode.MOVE, new CreelException(ErrorCode.NOT_FOUND, message), 1000);
             return m.recentErrors();
         }
     }
