@@ -153,6 +153,10 @@ public final class Namespace {
                     + "write a " + req.type().displayName() + "'s data after creating it");
         }
         allocator.checkClass(req.storageClass(), req.path());
+        if (req.type() == NodeType.FILE || req.type() == NodeType.KEYVALUE) {
+            // Before anything changes: a create run again after a region grant may outlive its connection.
+            leases.checkOwner(owner, path);
+        }
         Container parent = nodes.resolveParent(path, req.type());
         byte[] name = path.name();
         long now = clock.getAsLong();
@@ -256,6 +260,7 @@ public final class Namespace {
                 throw new CreelException(ErrorCode.LEASE_CONFLICT, path
                         + ": another writer holds this File's lease (one writer at a time)");
             }
+            leases.checkOwner(owner, path);
             leases.grant(f, owner);
             return reply(f);
         }
