@@ -31,6 +31,7 @@ import java.util.function.Supplier;
  * the trace.
  */
 final class ModelRun {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ModelRun.class);
     /** Operations between full checks of every node. */
     private static final int CHECK_EVERY = 50;
     /** Longest wait for one call (the cluster's request timeout is 20 s). */
@@ -128,13 +129,13 @@ final class ModelRun {
             OperationGenerator generator = new OperationGenerator(new Random(seed * 0x9E3779B97F4A7C15L),
                     shape.blockSize(), model);
             for (int step = 0; step < ops; step++) {
+                if (chaos != null) {
+                    chaosStep(step); // first: a fault may end the held writer the next operation would use
+                }
                 Operation op = generator.next(held != null, held == null || held.orphan ? null : held.path,
                         recentOutOfSpace > 0);
                 recentOutOfSpace = Math.max(0, recentOutOfSpace - 1);
                 int who = turns.nextInt(clients.length);
-                if (chaos != null) {
-                    chaosStep(step, clients);
-                }
                 client = clients[who];
                 trace.add(step + ": " + (who == 0 ? "" : "[client 2] ") + op);
                 execute(op);
@@ -262,6 +263,10 @@ final class ModelRun {
             node[0] = n;
             return "opened";
         });
+        if (refused == null && unknown(o, opened)) {
+            resyncFile(o.path(), List.of(model.find(o.path()).data), true); // and wait out a lease it may have taken
+            return;
+        }
         if (!expect(o, refused != null ? Outcome.fail(refused) : Outcome.ok("opened"), opened, Set.of())) {
             return;
         }
@@ -555,11 +560,17 @@ final class ModelRun {
     private static final String[] IN_FLIGHT_FAULTS = {"closes that client", "kills a storage server",
             "restarts a namenode", "cuts the connections to the namenodes"};
 
+    /** A line of the trace that is also logged, so a run that takes the JVM down still shows its faults. */
+    private void chaosTrace(String line) {
+        trace.add(line);
+        LOG.info("model seed {} {}", seed, line);
+    }
+
     /** Before step {@code step}: starts servers whose time has come, and perhaps strikes a fault. */
-    private void chaosStep(int step, CreelClient[] clients) throws InterruptedException {
+    private void chaosStep(int step) throws InterruptedException {
         String back = chaos.restartDue(step, false);
         if (back != null) {
-            trace.add(step + ": chaos: " + back);
+            chaosTrace(step + ": chaos: " + back);
         }
         java.util.SplittableRandom r = chaos.random();
         if (r.nextInt(CHAOS_EVERY) != 0) {
@@ -568,18 +579,18 @@ final class ModelRun {
         switch (r.nextInt(4)) {
             case 0 -> {
                 int after = r.nextInt(3) == 0 ? 0 : 1 + r.nextInt(15);
-                trace.add(step + ": chaos: kill a storage server");
-                trace.add(step + ": chaos: " + chaos.killServer(step, after));
+                chaosTrace(step + ": chaos: kill a storage server");
+                chaosTrace(step + ": chaos: " + chaos.killServer(step, after));
             }
             case 1 -> {
                 int index = r.nextInt(chaos.namenodes());
-                trace.add(step + ": chaos: restart namenode " + index);
-                trace.add(step + ": chaos: " + chaos.restartNamenode(index));
+                chaosTrace(step + ": chaos: restart namenode " + index);
+                chaosTrace(step + ": chaos: " + chaos.restartNamenode(index));
                 settleHeld("namenode " + index + " restarted");
             }
             case 2 -> {
-                trace.add(step + ": chaos: cut the client connections to the namenodes");
-                trace.add(step + ": chaos: " + chaos.cut());
+                chaosTrace(step + ": chaos: cut the client connections to the namenodes");
+                chaosTrace(step + ": chaos: " + chaos.cut());
                 settleHeld("its connection was cut");
             }
             default -> inFlight(step, r);
@@ -597,7 +608,7 @@ final class ModelRun {
         boolean local = r.nextBoolean();
         int fault = r.nextInt(IN_FLIGHT_FAULTS.length);
         String fresh = "/chaos-" + step; // never one of the generator's names
-        trace.add(step + ": chaos: a third client (" + (local ? "same-host access" : "TCP only") + ") reads and writes "
+        chaosTrace(step + ": chaos: a third client (" + (local ? "same-host access" : "TCP only") + ") reads and writes "
                 + fresh + ", then the chaos " + IN_FLIGHT_FAULTS[fault]);
         List<String> readable = new ArrayList<>();
         for (String p : model.paths()) {
@@ -633,9 +644,9 @@ final class ModelRun {
                     third.close();
                     closed = true;
                 }
-                case 1 -> trace.add(step + ": chaos: " + chaos.killServer(step, 1 + r.nextInt(10)));
-                case 2 -> trace.add(step + ": chaos: " + chaos.restartNamenode(r.nextInt(chaos.namenodes())));
-                default -> trace.add(step + ": chaos: " + chaos.cut());
+                case 1 -> chaosTrace(step + ": chaos: " + chaos.killServer(step, 1 + r.nextInt(10)));
+                case 2 -> chaosTrace(step + ": chaos: " + chaos.restartNamenode(r.nextInt(chaos.namenodes())));
+                default -> chaosTrace(step + ": chaos: " + chaos.cut());
             }
             for (int i = 0; i < reads.size(); i++) {
                 CompletableFuture<Object> f = pending.get(i);
@@ -653,7 +664,7 @@ final class ModelRun {
             }
         }
         Outcome wrote = call(() -> write, v -> v);
-        trace.add(step + ": chaos: the third client's write of " + fresh + " ended " + wrote);
+        chaosTrace(step + ": chaos: the third client's write of " + fresh + " ended " + wrote);
         if (fault >= 2) {
             settleHeld("namenode connections were broken");
         }
@@ -694,7 +705,7 @@ final class ModelRun {
             return false;
         }
         resynced++;
-        trace.add("   chaos: " + o.getClass().getSimpleName() + " failed " + actual + "; looking it up");
+        chaosTrace("   chaos: " + o.getClass().getSimpleName() + " failed " + actual + "; looking it up");
         return true;
     }
 
