@@ -65,6 +65,8 @@ public final class ServerRegistry {
          * namenode instance claims its regions back before using it.
          */
         boolean restoredOnly;
+        /** When it was restored from the log (for {@link #notBackSinceRestart}). */
+        long restoredAt;
 
         Entry(StorageServerInfo info, long now) {
             this.info = info;
@@ -128,8 +130,10 @@ public final class ServerRegistry {
         if (old != null && old.info.localToken() == info.localToken()) {
             return old.info;
         }
-        Entry e = new Entry(info.withServerId(nextId++), clock.getAsLong() - timeoutMillis - 1);
+        long now = clock.getAsLong();
+        Entry e = new Entry(info.withServerId(nextId++), now - timeoutMillis - 1);
         e.restoredOnly = true;
+        e.restoredAt = now;
         if (old != null) {
             // Two identities at one address in the log: only the newest can come back.
             e.replaced = true;
@@ -223,12 +227,16 @@ public final class ServerRegistry {
 
     /**
      * Servers of {@code storageClass} this namenode knows only from its log (restored at its start)
-     * that have not registered again since: their blocks, and their free space, may still come back.
+     * that have not registered again since, while a live one would have (within the server timeout
+     * of the restart): their blocks, and their free space, may still come back. One silent for
+     * longer is dead like any other server, so a class it belonged to can be out of space.
      */
     public synchronized int notBackSinceRestart(String storageClass) {
+        long now = clock.getAsLong();
         int n = 0;
         for (Entry e : byId.values()) {
-            if (e.restoredOnly && !e.replaced && !e.decommissioned && e.info.storageClass().equals(storageClass)) {
+            if (e.restoredOnly && !e.replaced && !e.decommissioned && now - e.restoredAt <= timeoutMillis
+                    && e.info.storageClass().equals(storageClass)) {
                 n++;
             }
         }

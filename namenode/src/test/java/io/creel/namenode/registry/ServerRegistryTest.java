@@ -83,4 +83,15 @@ class ServerRegistryTest {
                 "same address and token: the same id, so restored block locations stay valid");
         assertEquals(ServerRegistry.Beat.KNOWN, registry.heartbeat(restored.serverId(), 7));
     }
+
+    @Test
+    void aServerKnownOnlyFromTheLogIsWaitedForOnlyWhileALiveOneWouldHaveRegistered() {
+        registry.restore(server("dram", "dram", "h1", 1000, 10, 4096, 7));
+        assertEquals(1, registry.notBackSinceRestart("dram"), "right after the restart its space may come back");
+        clock.advance(10_000);
+        assertEquals(1, registry.notBackSinceRestart("dram"));
+        clock.advance(1);
+        assertEquals(0, registry.notBackSinceRestart("dram"),
+                "silent for the server timeout since the restart: dead, so its class can be out of space");
+    }
 }
