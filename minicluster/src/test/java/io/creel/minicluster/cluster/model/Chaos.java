@@ -30,6 +30,8 @@ final class Chaos implements AutoCloseable {
     static final Set<ErrorCode> LOSS = Set.of(ErrorCode.UNAVAILABLE, ErrorCode.SERVER_UNKNOWN, ErrorCode.TIMEOUT);
     /** How long the namenodes may take to see a restarted server (or restarted namenode) registered. */
     private static final long SETTLE_MILLIS = 30_000;
+    /** The namenodes' server timeout in the chaos mode. */
+    private static final long SERVER_TIMEOUT_MILLIS = 3_000;
 
     /** Settings every chaos cluster gets on top of its shape: fast heartbeats, a log, short timeouts. */
     static Map<String, String> settings(long seed, String logDir) {
@@ -38,7 +40,7 @@ final class Chaos implements AutoCloseable {
         s.put("creel.storage.heartbeat.interval", "100ms");
         // Long enough that a loaded machine's pauses never make a live server look dead (then its
         // data would be refused, which the model does not allow), short enough to see real deaths.
-        s.put("creel.namenode.server.timeout", "3s");
+        s.put("creel.namenode.server.timeout", SERVER_TIMEOUT_MILLIS + "ms");
         s.put("creel.client.connect.timeout", "2s");
         s.put("creel.storage.persistent", Boolean.toString(persistent(seed)));
         return s;
@@ -60,6 +62,8 @@ final class Chaos implements AutoCloseable {
     private int kills;
     private int namenodeRestarts;
     private int cuts;
+    /** When a namenode last restarted (System.nanoTime), 0 if none has. */
+    private long lastNamenodeRestart;
 
     Chaos(long seed, MiniCluster cluster) {
         this.cluster = cluster;
@@ -143,6 +147,7 @@ final class Chaos implements AutoCloseable {
     String restartNamenode(int index) {
         cluster.restartNamenode(index);
         namenodeRestarts++;
+        lastNamenodeRestart = System.nanoTime();
         awaitSettled();
         return "restarted namenode " + index + " from its log";
     }
@@ -215,6 +220,21 @@ final class Chaos implements AutoCloseable {
             }
         }
         return null;
+    }
+
+    /**
+     * Waits until the namenodes stop waiting for servers known from their log that will not come
+     * back (a server killed without persistence comes back as a new one): from then on a full
+     * class is out of space again rather than "not back yet", as the phase after the chaos expects.
+     */
+    void awaitRestartsSettled() throws InterruptedException {
+        if (lastNamenodeRestart == 0) {
+            return;
+        }
+        long left = SERVER_TIMEOUT_MILLIS + 100 - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastNamenodeRestart);
+        if (left > 0) {
+            Thread.sleep(left);
+        }
     }
 
     /** For the run's summary. */

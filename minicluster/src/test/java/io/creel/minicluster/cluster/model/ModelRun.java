@@ -162,6 +162,9 @@ final class ModelRun {
                 model.deleted("/" + top);
             }
             Thread.sleep(shape.reuseDelayMillis() + 50L); // the freed blocks are free again
+            if (chaos != null) {
+                chaos.awaitRestartsSettled();
+            }
             trace.add("concurrent phase");
             String concurrent = new ConcurrentPhase(client, seed, shape.blockSize(), Math.max(20, ops / 10)).run();
             return new Summary(seed, shape, ops, outOfSpace, refusals, refusedAs.toString(), concurrent,
@@ -670,7 +673,22 @@ final class ModelRun {
         if (fault >= 2) {
             settleHeld("namenode connections were broken");
         }
-        resyncFile(fresh, wrote.failed() ? List.of(Bytes.EMPTY, data) : List.of(data), !wrote.failed());
+        // Its create may still be on its way (sent before the close, not yet read by the namenode): a
+        // lookup now could miss a File that appears later. Creating the File here settles that — if
+        // it exists, the third client's create came first; if not, that create will find it taken.
+        Outcome claimed = call(() -> client.create(fresh, NodeType.FILE).thenCompose(n -> n.writer().close()),
+                info -> "claimed");
+        if (!claimed.failed() && !wrote.failed()) {
+            throw mismatch(fresh + ": the third client's write succeeded, yet the File could be created again", null);
+        }
+        if (!claimed.failed()) {
+            adopt(fresh, Bytes.EMPTY);
+        } else if (claimed.is(ErrorCode.ALREADY_EXISTS) || unknown(new Operation.Create(fresh, NodeType.FILE, "", true),
+                claimed)) {
+            resyncFile(fresh, wrote.failed() ? List.of(Bytes.EMPTY, data) : List.of(data), !wrote.failed());
+        } else {
+            throw mismatch(fresh + ": creating it after the third client's attempt failed " + claimed, null);
+        }
     }
 
     /**
