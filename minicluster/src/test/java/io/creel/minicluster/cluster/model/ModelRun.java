@@ -685,17 +685,17 @@ final class ModelRun {
             settleHeld("namenode connections were broken");
         }
         // Its create may still be on its way (sent before the close, not yet read by the namenode): a
-        // lookup now could miss a File that appears later. Creating the File here settles that — if
-        // it exists, the third client's create came first; if not, that create will find it taken.
-        Outcome claimed = call(() -> client.create(fresh, NodeType.FILE).thenCompose(n -> n.writer().close()),
-                info -> "claimed");
+        // lookup now could miss a File that appears later. Taking the name here settles that — if it
+        // is taken, the third client's create came first; if not, that create will find it taken. A
+        // Directory takes it without a block, so a full cluster cannot refuse it.
+        Outcome claimed = call(() -> client.create(fresh, NodeType.DIRECTORY), n -> "claimed");
         if (!claimed.failed() && !wrote.failed()) {
-            throw mismatch(fresh + ": the third client's write succeeded, yet the File could be created again", null);
+            throw mismatch(fresh + ": the third client's write succeeded, yet the name was free again", null);
         }
-        if (!claimed.failed()) {
-            adopt(fresh, Bytes.EMPTY);
-        } else if (claimed.is(ErrorCode.ALREADY_EXISTS) || unknown(new Operation.Create(fresh, NodeType.FILE, "", true),
-                claimed)) {
+        boolean lost = claimed.failed() && unknown(new Operation.Create(fresh, NodeType.DIRECTORY, "", true), claimed);
+        if (!claimed.failed() || lost && lookupSettled(fresh, n -> n.type()).sameAs(Outcome.ok(NodeType.DIRECTORY))) {
+            model.created(fresh, NodeType.DIRECTORY, true);
+        } else if (claimed.is(ErrorCode.ALREADY_EXISTS) || lost) {
             resyncFile(fresh, wrote.failed() ? List.of(Bytes.EMPTY, data) : List.of(data), !wrote.failed());
         } else {
             throw mismatch(fresh + ": creating it after the third client's attempt failed " + claimed, null);
