@@ -336,7 +336,8 @@ public final class CreelClient implements AutoCloseable {
 
     /**
      * Files and KeyValues at or below {@code path} that have blocks on storage servers that are dead
-     * or gone; for "/" every partition is checked.
+     * or gone, and containers whose directory records were on such a server; for "/" every partition
+     * is checked.
      */
     public CompletableFuture<io.creel.common.protocol.FsckReply> fsck(String path) {
         return Futures.guard(() -> {
@@ -351,11 +352,13 @@ public final class CreelClient implements AutoCloseable {
             return Futures.clean(CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).thenApply(v -> {
                 long checked = 0;
                 List<io.creel.common.protocol.FsckReply.Damaged> damaged = new ArrayList<>();
+                List<io.creel.common.protocol.FsckReply.Records> records = new ArrayList<>();
                 for (var f : all) {
                     checked += f.join().checked();
                     damaged.addAll(f.join().damaged());
+                    records.addAll(f.join().records());
                 }
-                return new io.creel.common.protocol.FsckReply(checked, List.copyOf(damaged));
+                return new io.creel.common.protocol.FsckReply(checked, List.copyOf(damaged), List.copyOf(records));
             }));
         });
     }

@@ -88,6 +88,12 @@ public final class BlockAllocator {
         return registry.isLive(server.serverId());
     }
 
+    /** How long the namenode has not heard from {@code server} (0 if it does not know it). */
+    public long silentForMillis(StorageServerInfo server) {
+        ServerRegistry.ServerView v = registry.view(server.serverId());
+        return v == null ? 0 : v.heartbeatAgeMillis();
+    }
+
     /** Checks a storage class named in a request: empty (inherit) or one of the configured classes. */
     public void checkClass(String storageClass, String where) {
         if (!storageClass.isEmpty() && !classes.contains(storageClass)) {

@@ -8,6 +8,7 @@ import io.creel.common.protocol.BlockLocation;
 import io.creel.common.protocol.CreateRequest;
 import io.creel.common.protocol.NodeInfo;
 import io.creel.common.protocol.OpenReply;
+import io.creel.common.protocol.StorageServerInfo;
 import io.creel.common.protocol.Wire;
 import io.creel.namenode.allocation.AllocatedBlock;
 import io.creel.namenode.allocation.BlockAllocator;
@@ -89,7 +90,7 @@ public final class Namespace {
         // Ids, like tags, start from the clock so a restarted namenode never reuses an id a client still holds.
         this.nodes = new NodeTable(clock.getAsLong() << 20, clock.getAsLong());
         this.reuse = new ReuseQueue(reuseDelayMillis, clock);
-        this.records = new DirectoryRecords(store, blockSize, reuse, allocator, this, () -> log);
+        this.records = new DirectoryRecords(store, blockSize, reuse, allocator, this, () -> log, clock);
     }
 
     /**
@@ -756,6 +757,66 @@ public final class Namespace {
             }
         }
         return visited;
+    }
+
+    /**
+     * Storage servers {@code serverIds} were declared dead: every directory records block on them
+     * starts moving to a live server now (rewritten from the namespace), so a listing works again
+     * without waiting for the next write into its container. Walks every container once; returns how
+     * many moves started.
+     */
+    public synchronized int moveRecordsOffDeadServers(Set<Integer> serverIds) {
+        int started = 0;
+        ArrayDeque<Node> todo = new ArrayDeque<>();
+        todo.push(nodes.resolve(Utf8Path.parse("/")));
+        while (!todo.isEmpty()) {
+            if (todo.pop() instanceof Container c) {
+                for (int i = 0; i < c.blockCount(); i++) {
+                    if (serverIds.contains(c.block(i).server().serverId()) && records.moveOffDead(c, i)) {
+                        started++;
+                    }
+                }
+                c.childList().forEach(todo::push);
+            }
+        }
+        return started;
+    }
+
+    /**
+     * Directory records a dead storage server took along, for containers at or below {@code path}:
+     * {@code movedTo} is null while they are still on it.
+     */
+    public record RecordsLoss(String path, long names, StorageServerInfo server, StorageServerInfo movedTo,
+                              long unlistedMillis) {
+    }
+
+    /**
+     * The containers at or below {@code pathText} whose directory records are on a server that is not
+     * live (their listing fails), then those whose records were moved off one recently.
+     */
+    public synchronized List<RecordsLoss> recordsLosses(String pathText) {
+        List<RecordsLoss> out = new ArrayList<>();
+        Set<Container> under = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        ArrayDeque<Node> todo = new ArrayDeque<>();
+        todo.push(nodes.resolve(Utf8Path.parse(pathText)));
+        while (!todo.isEmpty()) {
+            if (todo.pop() instanceof Container c) {
+                under.add(c);
+                for (int i = 0; i < c.blockCount(); i++) {
+                    StorageServerInfo s = c.block(i).server();
+                    if (c.enumerable && !allocator.isLive(s)) {
+                        out.add(new RecordsLoss(c.path(), records.namesIn(c, i), s, null, allocator.silentForMillis(s)));
+                    }
+                }
+                c.childList().forEach(todo::push);
+            }
+        }
+        for (DirectoryRecords.Moved m : records.moved()) {
+            if (m.container().state == Node.State.LIVE && under.contains(m.container())) {
+                out.add(new RecordsLoss(m.container().path(), m.names(), m.from(), m.to(), m.unlistedMillis()));
+            }
+        }
+        return out;
     }
 
     /** Ends every retirement whose reuse delay has passed (also done lazily by each call). */

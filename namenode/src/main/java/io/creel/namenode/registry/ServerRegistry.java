@@ -243,6 +243,22 @@ public final class ServerRegistry {
         return n;
     }
 
+    /**
+     * Servers declared dead: silent for longer than the timeout (or replaced by a restart with a new
+     * medium), not decommissioned — and, for one known only from the log, not within the timeout of
+     * the restart, while it may still register again.
+     */
+    public synchronized java.util.Set<Integer> declaredDead() {
+        long now = clock.getAsLong();
+        java.util.Set<Integer> out = new java.util.TreeSet<>();
+        for (Entry e : byId.values()) {
+            if (!e.decommissioned && !isLive(e, now) && !(e.restoredOnly && now - e.restoredAt <= timeoutMillis)) {
+                out.add(e.info.serverId());
+            }
+        }
+        return out;
+    }
+
     /** Live servers of {@code storageClass} that take new blocks (not draining), in id order. */
     public synchronized List<StorageServerInfo> liveServers(String storageClass) {
         long now = clock.getAsLong();

@@ -53,6 +53,8 @@ import org.slf4j.LoggerFactory;
 public final class NamenodeService implements RequestHandler {
     /** For the status page; written by the event loop that answered the fsck. */
     private volatile LastFsck lastFsck;
+    /** Servers declared dead whose directory records were moved (or tried); see {@link #moveRecordsOffDeadServers}. */
+    private final java.util.Set<Integer> recordsMovedOff = new java.util.HashSet<>();
 
     private static final Logger LOG = LoggerFactory.getLogger(NamenodeService.class);
     /**
@@ -262,9 +264,44 @@ public final class NamenodeService implements RequestHandler {
                 damaged.add(new FsckReply.Damaged(nodePath, lost, blocks.size(), List.copyOf(servers.values())));
             }
         });
-        FsckReply reply = new FsckReply(checked, List.copyOf(damaged));
+        List<FsckReply.Records> records = new ArrayList<>();
+        for (Namespace.RecordsLoss r : namespace.recordsLosses(path)) {
+            if (records.size() < FsckReply.MAX_ENTRIES) {
+                records.add(new FsckReply.Records(r.path(), r.names(), describe(r.server()),
+                        r.movedTo() == null ? "" : r.movedTo().address(), r.unlistedMillis()));
+            }
+        }
+        FsckReply reply = new FsckReply(checked, List.copyOf(damaged), List.copyOf(records));
         lastFsck = new LastFsck(path, System.currentTimeMillis(), reply);
         return reply;
+    }
+
+    /** A server as fsck names it: host:port and its state. */
+    private String describe(StorageServerInfo server) {
+        ServerRegistry.ServerView v = registry.view(server.serverId());
+        return server.address() + " (" + (v == null ? "unknown" : v.state()) + ")";
+    }
+
+    /**
+     * Moves the directory records off every server declared dead since the last call (the namenode's
+     * timer calls this), instead of at the next write into each container. A server that comes back
+     * and dies again is handled again.
+     */
+    public void moveRecordsOffDeadServers() {
+        java.util.Set<Integer> dead = registry.declaredDead();
+        java.util.Set<Integer> fresh = new java.util.TreeSet<>(dead);
+        synchronized (recordsMovedOff) {
+            recordsMovedOff.retainAll(dead);
+            fresh.removeAll(recordsMovedOff);
+            recordsMovedOff.addAll(fresh);
+        }
+        if (!fresh.isEmpty()) {
+            int started = namespace.moveRecordsOffDeadServers(fresh);
+            if (started > 0) {
+                LOG.info("storage server(s) {} declared dead: {} directory records block(s) move to live servers",
+                        fresh, started);
+            }
+        }
     }
 
     /** The last fsck this namenode answered: what was checked, when, and what it found. */

@@ -94,4 +94,15 @@ class ServerRegistryTest {
         assertEquals(0, registry.notBackSinceRestart("dram"),
                 "silent for the server timeout since the restart: dead, so its class can be out of space");
     }
+
+    @Test
+    void aServerIsDeclaredDeadAfterTheTimeoutAndOneKnownFromTheLogOnlyOnceItHadTheTimeToComeBack() {
+        StorageServerInfo live = registry.register(server("dram", "dram", "h1", 1000, 10, 4096, 1));
+        StorageServerInfo restored = registry.restore(server("disk", "disk", "h2", 1001, 10, 4096, 2));
+        assertTrue(registry.declaredDead().isEmpty(), "a fresh registration, and a restart that is still young");
+        clock.advance(10_001);
+        assertEquals(java.util.Set.of(live.serverId(), restored.serverId()), registry.declaredDead());
+        registry.register(server("dram", "dram", "h1", 1000, 10, 4096, 1));
+        assertEquals(java.util.Set.of(restored.serverId()), registry.declaredDead(), "heard again: alive");
+    }
 }
