@@ -69,8 +69,8 @@ final class Chaos implements AutoCloseable {
     private int kills;
     private int namenodeRestarts;
     private int cuts;
-    /** When a namenode last restarted (System.nanoTime), 0 if none has. */
-    private long lastNamenodeRestart;
+    /** When a namenode last restarted or a server was last killed (System.nanoTime), 0 if never. */
+    private long lastFault;
 
     Chaos(long seed, MiniCluster cluster) {
         this.cluster = cluster;
@@ -120,6 +120,7 @@ final class Chaos implements AutoCloseable {
                 + (persistent ? " (persistent: its data returns with it)" : " (its data is gone)"));
         cluster.stopStorageServer(index);
         kills++;
+        lastFault = System.nanoTime();
         String what = "killed " + tier + " server " + index + " at " + address;
         if (after == 0) {
             return what + "; " + start(index);
@@ -154,7 +155,7 @@ final class Chaos implements AutoCloseable {
     String restartNamenode(int index) {
         cluster.restartNamenode(index);
         namenodeRestarts++;
-        lastNamenodeRestart = System.nanoTime();
+        lastFault = System.nanoTime();
         awaitSettled();
         return "restarted namenode " + index + " from its log";
     }
@@ -235,15 +236,17 @@ final class Chaos implements AutoCloseable {
     }
 
     /**
-     * Waits until the namenodes stop waiting for servers known from their log that will not come
-     * back (a server killed without persistence comes back as a new one): from then on a full
-     * class is out of space again rather than "not back yet", as the phase after the chaos expects.
+     * Waits until the namenodes have declared every killed server dead (they allocate on it until
+     * then) and stopped waiting for servers known from their log that will not come back (a server
+     * killed without persistence comes back as a new one): from then on the cluster is what the
+     * phase after the chaos, which allows no fault, expects — and directory records on dead servers
+     * have been moved.
      */
-    void awaitRestartsSettled() throws InterruptedException {
-        if (lastNamenodeRestart == 0) {
+    void awaitQuiet() throws InterruptedException {
+        if (lastFault == 0) {
             return;
         }
-        long left = SERVER_TIMEOUT_MILLIS + 100 - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastNamenodeRestart);
+        long left = SERVER_TIMEOUT_MILLIS + 1_000 - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastFault);
         if (left > 0) {
             Thread.sleep(left);
         }

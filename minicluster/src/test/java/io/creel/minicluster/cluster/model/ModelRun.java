@@ -163,7 +163,7 @@ final class ModelRun {
             }
             Thread.sleep(shape.reuseDelayMillis() + 50L); // the freed blocks are free again
             if (chaos != null) {
-                chaos.awaitRestartsSettled();
+                chaos.awaitQuiet();
             }
             trace.add("concurrent phase");
             String concurrent = new ConcurrentPhase(client, seed, shape.blockSize(), Math.max(20, ops / 10)).run();
@@ -672,7 +672,9 @@ final class ModelRun {
                 CompletableFuture<Object> f = pending.get(i);
                 Outcome got = call(() -> f, v -> v);
                 Bytes want = model.find(reads.get(i)).data;
-                boolean metadataFault = fault >= 2 && (got.is(ErrorCode.UNAVAILABLE) || got.is(ErrorCode.TIMEOUT));
+                // A restarted namenode refuses blocks of a server until it has registered again (SERVER_UNKNOWN).
+                boolean metadataFault = fault >= 2 && (got.is(ErrorCode.UNAVAILABLE) || got.is(ErrorCode.TIMEOUT)
+                        || fault == 2 && got.is(ErrorCode.SERVER_UNKNOWN));
                 if (!got.sameAs(Outcome.ok(want)) && !(got.failed() && (closed || metadataFault || allowedLoss(got)))) {
                     throw mismatch("a read of " + reads.get(i) + " in flight when the chaos " + IN_FLIGHT_FAULTS[fault]
                             + ": expected " + want + " or an error the fault explains, got " + got, null);
