@@ -21,8 +21,11 @@ import org.slf4j.LoggerFactory;
  * empty for a while, so no namenode's share of the cluster is fixed in advance: one busy partition
  * can fill every server while the others hold nothing.
  *
- * <p>Owners are namenode instances (a restarted namenode is a new instance; the regions of its
- * previous instance are taken back when it registers again, unless it claims them with a sync).
+ * <p>Owners are namenode instances. A restarted namenode is a new instance: when it registers again
+ * the regions of its previous instance are handed over to it provisionally ({@link #handOver}) — it
+ * claims those holding its data with a sync, and the rest become free after a while. Meanwhile no
+ * other namenode is granted them: they may hold the restarted namenode's data, which it has not
+ * claimed yet.
  * Each grant carries the highest tag in the region, so a new owner's tags are always newer than
  * anything a previous owner wrote there.
  */
@@ -33,6 +36,9 @@ public final class RegionArbiter implements RequestHandler {
     private final long blockCount;
     private final int regionBlocks;
     private final long[] owner;
+    /** Per region: until when (nanoTime) its owner holds it only provisionally; 0 when held for good. */
+    private final long[] provisionalUntil;
+    private final java.util.function.LongSupplier nanos;
     private final BlockTags tags;
     private int nextFree;
 
@@ -43,6 +49,12 @@ public final class RegionArbiter implements RequestHandler {
      * @param tags         the server's tag table, for each region's highest tag
      */
     public RegionArbiter(String name, long blockCount, int regionBlocks, BlockTags tags) {
+        this(name, blockCount, regionBlocks, tags, System::nanoTime);
+    }
+
+    /** As above, with {@code nanos} for {@link System#nanoTime} (tests). */
+    public RegionArbiter(String name, long blockCount, int regionBlocks, BlockTags tags,
+                         java.util.function.LongSupplier nanos) {
         if (regionBlocks < 1) {
             throw new IllegalArgumentException("a region has at least one block");
         }
@@ -50,7 +62,9 @@ public final class RegionArbiter implements RequestHandler {
         this.blockCount = blockCount;
         this.regionBlocks = regionBlocks;
         this.owner = new long[Math.toIntExact((blockCount + regionBlocks - 1) / regionBlocks)];
+        this.provisionalUntil = new long[owner.length];
         this.tags = tags;
+        this.nanos = nanos;
     }
 
     public int regionBlocks() {
@@ -63,17 +77,24 @@ public final class RegionArbiter implements RequestHandler {
 
     /** Regions no namenode holds. */
     public synchronized int freeRegions() {
+        expireProvisional();
         return freeRegionsLocked();
     }
 
-    /** Grants up to {@code count} free regions to {@code instance}. */
+    /**
+     * Grants up to {@code count} free regions to {@code instance} — first those handed over to it
+     * after its restart that it has not claimed yet (they are its own; its allocator keeps the
+     * blocks its log says hold data out of the free list).
+     */
     public synchronized RegionGrantReply grant(long instance, int count) {
         checkInstance(instance);
+        expireProvisional();
         List<RegionGrantReply.Grant> out = new ArrayList<>();
         for (int scanned = 0; scanned < owner.length && out.size() < count; scanned++) {
             int r = (nextFree + scanned) % owner.length;
-            if (owner[r] == 0) {
+            if (owner[r] == 0 || owner[r] == instance && provisionalUntil[r] != 0) {
                 owner[r] = instance;
+                provisionalUntil[r] = 0;
                 out.add(new RegionGrantReply.Grant(r, maxTag(r)));
             }
         }
@@ -89,6 +110,7 @@ public final class RegionArbiter implements RequestHandler {
         checkRegion(region);
         if (owner[region] == instance) {
             owner[region] = 0;
+            provisionalUntil[region] = 0;
         }
     }
 
@@ -98,11 +120,13 @@ public final class RegionArbiter implements RequestHandler {
      */
     public synchronized RegionGrantReply sync(long instance, List<Integer> regions) {
         checkInstance(instance);
+        expireProvisional();
         List<RegionGrantReply.Grant> out = new ArrayList<>();
         for (int r : regions) {
             checkRegion(r);
             if (owner[r] == 0 || owner[r] == instance) {
                 owner[r] = instance;
+                provisionalUntil[r] = 0;
                 out.add(new RegionGrantReply.Grant(r, maxTag(r)));
             } else {
                 LOG.warn("{}: namenode instance {} claims region {}, held by instance {}; refused", name, instance, r,
@@ -127,9 +151,49 @@ public final class RegionArbiter implements RequestHandler {
         return n;
     }
 
+    /**
+     * A namenode registered again as instance {@code next} (it restarted): the regions of its
+     * previous instance are {@code next}'s for {@code graceMillis}, to claim with a sync those
+     * holding the data it restored from its log; the rest are free after that. Returns how many.
+     */
+    public synchronized int handOver(long previous, long next, long graceMillis) {
+        checkInstance(next);
+        long until = nanos.getAsLong() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(graceMillis);
+        int n = 0;
+        for (int r = 0; r < owner.length; r++) {
+            if (owner[r] == previous) {
+                owner[r] = next;
+                provisionalUntil[r] = until == 0 ? 1 : until;
+                n++;
+            }
+        }
+        if (n > 0) {
+            LOG.info("{}: {} region(s) of namenode instance {} wait {} ms for its restart, instance {}, to claim them",
+                    name, n, previous, graceMillis, next);
+        }
+        return n;
+    }
+
+    /** Provisional holdings whose time is up become free. */
+    private void expireProvisional() {
+        long now = nanos.getAsLong();
+        int n = 0;
+        for (int r = 0; r < owner.length; r++) {
+            if (provisionalUntil[r] != 0 && now - provisionalUntil[r] >= 0) {
+                owner[r] = 0;
+                provisionalUntil[r] = 0;
+                n++;
+            }
+        }
+        if (n > 0) {
+            LOG.info("{}: took back {} region(s) a restarted namenode did not claim", name, n);
+        }
+    }
+
     /** The instance holding {@code region}, 0 if none. */
     public synchronized long ownerOf(int region) {
         checkRegion(region);
+        expireProvisional();
         return owner[region];
     }
 

@@ -32,6 +32,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class StorageServerRuntime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StorageServerRuntime.class);
+    /**
+     * How long a restarted namenode has to claim the regions holding its data (it does so right
+     * after registering, retrying refusals for a few seconds) before they are free for anyone.
+     */
+    static final long RESTART_CLAIM_MILLIS = 10_000;
 
     private final StorageServer service;
     private final RegionArbiter regions;
@@ -229,9 +234,10 @@ public final class StorageServerRuntime implements AutoCloseable {
                                 serverId = reply.serverId();
                                 warned = false;
                                 if (instance != 0 && instance != reply.namenodeInstance()) {
-                                    // The namenode restarted: what its old instance held is free again,
-                                    // unless the new instance claims it back with a region sync.
-                                    rt.regions.forget(instance);
+                                    // The namenode restarted: what its old instance held waits for the new
+                                    // instance to claim it back with a region sync (its restored data), and
+                                    // is free after that; no other namenode gets it meanwhile.
+                                    rt.regions.handOver(instance, reply.namenodeInstance(), RESTART_CLAIM_MILLIS);
                                 }
                                 instance = reply.namenodeInstance();
                                 LOG.info("{}: registered with namenode {} as server {}", info.address(), namenode,
