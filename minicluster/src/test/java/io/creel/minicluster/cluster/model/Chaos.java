@@ -48,11 +48,10 @@ final class Chaos implements AutoCloseable {
 
     /**
      * Whether the seed's storage servers keep their data across a restart. Only with one namenode
-     * for now, and only there do namenodes restart (see {@link #mayRestartNamenodes}): with two, a
-     * restarted server (or namenode) gives regions holding one namenode's blocks to whichever asks
-     * first — a server keeps region owners in memory, and takes an old namenode instance's regions
-     * back before the new instance claims them — so the other namenode allocates over live data
-     * (its readers then get STALE_BLOCK; "refused regions ... another namenode holds them").
+     * for now: with two, a restarted persistent server has forgotten which namenode holds which
+     * region (owners are kept in memory) and grants regions holding one namenode's blocks to
+     * whichever asks first, so the other allocates over live data (its readers then get
+     * STALE_BLOCK; "refused regions ... another namenode holds them").
      */
     static boolean persistent(long seed) {
         return ClusterShape.of(seed).namenodes() == 1 && new SplittableRandom(seed ^ 0x5DEECE66DL).nextBoolean();
@@ -71,6 +70,8 @@ final class Chaos implements AutoCloseable {
     private int cuts;
     /** When a namenode last restarted or a server was last killed (System.nanoTime), 0 if never. */
     private long lastFault;
+    /** When a namenode last restarted (System.nanoTime), 0 if never. */
+    private long lastNamenodeRestart;
 
     Chaos(long seed, MiniCluster cluster) {
         this.cluster = cluster;
@@ -156,6 +157,7 @@ final class Chaos implements AutoCloseable {
         cluster.restartNamenode(index);
         namenodeRestarts++;
         lastFault = System.nanoTime();
+        lastNamenodeRestart = lastFault;
         awaitSettled();
         return "restarted namenode " + index + " from its log";
     }
@@ -174,10 +176,6 @@ final class Chaos implements AutoCloseable {
         return proxies.size();
     }
 
-    /** Whether namenode restarts are among the faults (see {@link #persistent}). */
-    boolean mayRestartNamenodes() {
-        return proxies.size() == 1;
-    }
 
     /**
      * Whether {@code failure} is a clear error about data on a server the chaos killed: a code a
@@ -247,6 +245,11 @@ final class Chaos implements AutoCloseable {
             return;
         }
         long left = SERVER_TIMEOUT_MILLIS + 1_000 - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastFault);
+        if (lastNamenodeRestart != 0 && proxies.size() > 1) {
+            // A restarted namenode's old regions are nobody else's for 10 s (its claim time, see
+            // StorageServerRuntime): the other namenode may find the servers full until then.
+            left = Math.max(left, 11_000 - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastNamenodeRestart));
+        }
         if (left > 0) {
             Thread.sleep(left);
         }

@@ -596,9 +596,6 @@ final class ModelRun {
                 chaosTrace(step + ": chaos: " + chaos.killServer(step, after));
             }
             case 1 -> {
-                if (!chaos.mayRestartNamenodes()) {
-                    return;
-                }
                 int index = r.nextInt(chaos.namenodes());
                 chaosTrace(step + ": chaos: restart namenode " + index);
                 chaosTrace(step + ": chaos: " + chaos.restartNamenode(index));
@@ -664,8 +661,7 @@ final class ModelRun {
                     closed = true;
                 }
                 case 1 -> chaosTrace(step + ": chaos: " + chaos.killServer(step, 1 + r.nextInt(10)));
-                case 2 -> chaosTrace(step + ": chaos: " + (chaos.mayRestartNamenodes()
-                        ? chaos.restartNamenode(r.nextInt(chaos.namenodes())) : chaos.cut()));
+                case 2 -> chaosTrace(step + ": chaos: " + chaos.restartNamenode(r.nextInt(chaos.namenodes())));
                 default -> chaosTrace(step + ": chaos: " + chaos.cut());
             }
             for (int i = 0; i < reads.size(); i++) {
