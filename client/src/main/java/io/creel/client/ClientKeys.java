@@ -6,7 +6,7 @@ import io.creel.common.conf.ConfValues;
 import java.util.List;
 
 /**
- * The client library's own keys: stream buffers, read-ahead, Bag reads in flight, the block-location cache. (Connect and request timeouts are shared keys in ConfKeys.)
+ * The client library's own keys: stream buffers, read-ahead, Bag reads in flight, the block-location cache, retries of namenode requests. (Connect and request timeouts are shared keys in ConfKeys.)
  * Registered as a {@link ConfKeySource}; {@code conf/creel-site.conf} documents each key.
  */
 public final class ClientKeys implements ConfKeySource {
@@ -21,6 +21,14 @@ public final class ClientKeys implements ConfKeySource {
     public static final ConfKey<Integer> BLOCK_CACHE_SIZE = ConfKey.of("creel.client.block.cache.size",
             "65536", v -> ConfValues.parseInt(v, 16, 1 << 24),
             "Block locations a client caches, across all open files.");
+    public static final ConfKey<Integer> RETRY_ATTEMPTS = ConfKey.of("creel.client.retry.attempts", "10",
+            v -> ConfValues.parseInt(v, 1, 1000),
+            "Times a namenode request is sent at most when its connection breaks or cannot be made (a restart); "
+                    + "a retry is answered, never applied twice, as each change carries an id.");
+    public static final ConfKey<java.time.Duration> RETRY_DEADLINE = ConfKey.of("creel.client.retry.deadline", "10s",
+            ConfValues::parseDuration,
+            "No attempt of a namenode request starts later than this after the first: a namenode restart within it "
+                    + "goes unnoticed, a dead namenode fails requests after it; keep it below creel.namenode.retry.cache.expiry.");
 
     /** For {@link java.util.ServiceLoader}; the keys are the static fields. */
     public ClientKeys() {
@@ -28,6 +36,6 @@ public final class ClientKeys implements ConfKeySource {
 
     @Override
     public List<ConfKey<?>> keys() {
-        return List.of(BAG_READS_IN_FLIGHT, BUFFER_SIZE, READ_AHEAD, BLOCK_CACHE_SIZE);
+        return List.of(BAG_READS_IN_FLIGHT, BUFFER_SIZE, READ_AHEAD, BLOCK_CACHE_SIZE, RETRY_ATTEMPTS, RETRY_DEADLINE);
     }
 }

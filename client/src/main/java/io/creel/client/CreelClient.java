@@ -60,7 +60,9 @@ public final class CreelClient implements AutoCloseable {
         this.conf = conf;
         this.loops = EventLoops.create(conf, "creel-client");
         this.connections = new RpcConnections(loops, conf);
-        this.router = new NamenodeRouter(conf.get(ConfKeys.NAMENODE_ADDRESS), connections);
+        this.router = new NamenodeRouter(conf.get(ConfKeys.NAMENODE_ADDRESS), connections,
+                new NamenodeRouter.Retry(conf.get(ClientKeys.RETRY_ATTEMPTS), conf.get(ClientKeys.RETRY_DEADLINE)),
+                loops.group());
         this.transfers = new BlockTransfers(new TransportSelector(new TransportContext(conf, connections)));
         this.blockIo = new BlockIo(router, new BlockLocationCache(conf.get(ClientKeys.BLOCK_CACHE_SIZE)),
                 transfers, conf.get(ConfKeys.BLOCK_SIZE));

@@ -46,6 +46,9 @@ public final class CreelLab {
         s.put("creel.storage.classes", "dram");
         s.put("creel.client.connect.timeout", "3s");
         s.put("creel.client.request.timeout", "3s");
+        // Retries of a refused namenode connection end within the connect timeout: a killed namenode
+        // fails client commands within it (NamenodeUnreachableTest).
+        s.put("creel.client.retry.deadline", "2s");
         s.put("creel.client.local.access", "false");
         s.put("creel.storage.heartbeat.interval", "500ms");
         s.put("creel.namenode.server.timeout", "3s");

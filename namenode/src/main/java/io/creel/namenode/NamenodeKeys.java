@@ -36,6 +36,18 @@ public final class NamenodeKeys implements ConfKeySource {
     public static final ConfKey<Duration> REGION_IDLE = ConfKey.of("creel.namenode.region.idle", "30s",
             ConfValues::parseDuration,
             "A region whose blocks have all been free this long is given back to its storage server for any namenode.");
+    public static final ConfKey<Integer> RETRY_CACHE_SIZE = ConfKey.of("creel.namenode.retry.cache.size", "100000",
+            v -> ConfValues.parseInt(v, 1, 1 << 26),
+            "Answers to clients' mutating requests the namenode keeps, so a retry after a lost connection or a restart "
+                    + "gets the first answer instead of being applied twice (the oldest go first).");
+    public static final ConfKey<Duration> RETRY_CACHE_EXPIRY = ConfKey.of("creel.namenode.retry.cache.expiry", "5m",
+            ConfValues::parseDuration,
+            "How long the namenode keeps the answer to a client's mutating request; clients must finish retrying "
+                    + "within it (creel.client.retry.deadline is shorter).");
+    public static final ConfKey<Duration> RETRY_LEASE_HOLD = ConfKey.of("creel.namenode.retry.lease.hold", "10s",
+            ConfValues::parseDuration,
+            "How long the write leases of a client outlive its last connection, so it can reconnect and go on writing "
+                    + "(its requests carry ids); other writers of those Files wait this long after it is gone.");
 
     /** For {@link java.util.ServiceLoader}; the keys are the static fields. */
     public NamenodeKeys() {
@@ -44,6 +56,6 @@ public final class NamenodeKeys implements ConfKeySource {
     @Override
     public List<ConfKey<?>> keys() {
         return List.of(BIND_HOST, REUSE_DELAY, SERVER_TIMEOUT, LOG_DIR, LOG_SYNC, LOG_SYNC_INTERVAL, CHECKPOINT_INTERVAL, REGION_IDLE,
-                INLINE_MAX);
+                INLINE_MAX, RETRY_CACHE_SIZE, RETRY_CACHE_EXPIRY, RETRY_LEASE_HOLD);
     }
 }

@@ -16,6 +16,7 @@ import io.creel.namenode.allocation.BlockAllocator;
 import io.creel.namenode.allocation.RegionBroker;
 import io.creel.namenode.namespace.Namespace;
 import io.creel.namenode.persistence.NamenodePersistence;
+import io.creel.namenode.retry.RetryCache;
 import io.creel.namenode.records.DataPlaneRecordStore;
 import io.creel.namenode.records.RecordStore;
 import io.creel.namenode.registry.ServerRegistry;
@@ -113,7 +114,10 @@ public final class NamenodeServer implements AutoCloseable {
                 System::currentTimeMillis);
         RpcConnections controlConnections = new RpcConnections(loops, conf);
         RegionBroker regions = new RegionBroker(allocator, controlConnections);
-        NamenodeService service = new NamenodeService(namespace, registry, allocator, regions);
+        RetryCache answers = new RetryCache(conf.get(NamenodeKeys.RETRY_CACHE_SIZE),
+                conf.get(NamenodeKeys.RETRY_CACHE_EXPIRY).toMillis(), System::currentTimeMillis);
+        NamenodeService service = new NamenodeService(namespace, registry, allocator, regions, answers,
+                conf.get(NamenodeKeys.RETRY_LEASE_HOLD).toMillis());
         NamenodePersistence persistence = null;
         RpcServer rpc = null;
         RpcListener alsoOver = null;
@@ -121,6 +125,7 @@ public final class NamenodeServer implements AutoCloseable {
             if (!conf.get(NamenodeKeys.LOG_DIR).isEmpty()) {
                 // Restored before serving: no call sees a namespace that is still being rebuilt.
                 persistence = NamenodePersistence.open(conf, namespace, registry, allocator);
+                answers.restore(persistence.restoredAnswers());
             }
             rpc = RpcServer.start("namenode", bindHost, port, loops, conf, service);
             if (!HostPort.SCHEME.equals(scheme)) {
@@ -162,6 +167,16 @@ public final class NamenodeServer implements AutoCloseable {
     /** The port the namenode listens on. */
     public int port() {
         return rpc.port();
+    }
+
+    /** Requests answered from the retry cache so far: retries that were not applied again. */
+    public long retriesAnswered() {
+        return service.retryCache().replays();
+    }
+
+    /** Answers the retry cache keeps now (requests still running included). */
+    public int retryCacheSize() {
+        return service.retryCache().size();
     }
 
     /** Nodes in the namespace, the root included. */

@@ -1,6 +1,7 @@
 package io.creel.client.rpc;
 
 import io.creel.client.Futures;
+import io.creel.common.error.AnsweredException;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.PathName;
@@ -10,6 +11,7 @@ import io.creel.common.protocol.BlockLocation;
 import io.creel.common.protocol.CommitRequest;
 import io.creel.common.protocol.CreateRequest;
 import io.creel.common.protocol.Empty;
+import io.creel.common.protocol.IdentifiedRequest;
 import io.creel.common.protocol.LookupRequest;
 import io.creel.common.protocol.MapReply;
 import io.creel.common.protocol.MapRequest;
@@ -20,31 +22,81 @@ import io.creel.common.protocol.NodeReply;
 import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.OpenReply;
 import io.creel.common.protocol.RemoveRequest;
+import io.creel.common.protocol.RequestIdentity;
 import io.creel.common.protocol.StatusReply;
 import io.creel.common.rpc.ReplyDecoder;
 import io.creel.common.rpc.RpcConnection;
 import io.creel.common.rpc.RpcConnections;
+import io.netty.util.concurrent.EventExecutorGroup;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Sends metadata calls to the namenode that owns a path: the top-level name decides the partition
  * ({@link StableHash#partition}), so every JVM agrees without asking anyone. Calls on a node already
  * known go to the partition it came from, since node ids are only unique within a partition.
+ *
+ * <p>The one place that retries namenode calls ({@link #call}): a call that failed without an
+ * answer — its connection broke before the reply came, the namenode could not be reached (it is
+ * restarting) — is sent again on a new connection, up to {@link Retry#attempts} times within
+ * {@link Retry#deadline}, with growing pauses. That is safe for every call, the ones that change
+ * the namespace too: those carry a {@link RequestIdentity} (this client's random id and a sequence
+ * number), the same on every attempt, and the namenode answers a repeated identity with its first
+ * answer instead of applying the request again (exactly once, also across its restart when it
+ * persists). Errors the namenode answered (NOT_FOUND, ALREADY_EXISTS, ...) and TIMEOUT (the caller
+ * was promised an answer within it) are not retried.
  */
 public final class NamenodeRouter {
+    /**
+     * How calls are retried: at most {@code attempts} sends in all, none started after
+     * {@code deadline} from the first; pauses grow from none (a dropped idle connection) to
+     * {@link #MAX_PAUSE_MILLIS}.
+     */
+    public record Retry(int attempts, Duration deadline) {
+        /** The longest pause between two attempts. */
+        public static final long MAX_PAUSE_MILLIS = 2000;
+
+        public Retry {
+            if (attempts < 1) {
+                throw new IllegalArgumentException("a call needs at least one attempt: " + attempts);
+            }
+        }
+
+        /** The pause before attempt {@code next} (2, 3, ...): none, then 100 ms doubling up to the cap. */
+        long pauseMillis(int next) {
+            return next <= 2 ? 0 : Math.min(MAX_PAUSE_MILLIS, 100L << Math.min(20, next - 3));
+        }
+    }
+
     private final List<HostPort> namenodes;
     private final RpcConnections connections;
     /** Each namenode's inline limit as its last open reply said, or -1 before the first. */
     private final AtomicIntegerArray inlineLimits;
+    private final Retry retry;
+    /** Where pauses between attempts wait (the client's event loops). */
+    private final EventExecutorGroup timer;
+    /** This client's id; requests that change something carry it with their own sequence number. */
+    private final RequestIdentity client = RequestIdentity.newClient();
+    private final AtomicLong sequence = new AtomicLong();
 
-    public NamenodeRouter(List<HostPort> namenodes, RpcConnections connections) {
+    /**
+     * @param retry how calls that got no answer are retried
+     * @param timer where the pauses between attempts are waited out
+     */
+    public NamenodeRouter(List<HostPort> namenodes, RpcConnections connections, Retry retry,
+                          EventExecutorGroup timer) {
         if (namenodes.isEmpty()) {
             throw new IllegalArgumentException("no namenode addresses");
         }
         this.namenodes = List.copyOf(namenodes);
         this.connections = connections;
+        this.retry = retry;
+        this.timer = timer;
         this.inlineLimits = new AtomicIntegerArray(namenodes.size());
         for (int i = 0; i < namenodes.size(); i++) {
             inlineLimits.set(i, -1);
@@ -82,23 +134,24 @@ public final class NamenodeRouter {
     }
 
     public CompletableFuture<OpenReply> create(int partition, CreateRequest request) {
-        return naming(request.path(), call(partition, Opcode.CREATE, request, openReply(partition)));
+        return naming(request.path(), call(partition, Opcode.CREATE, identified(request), openReply(partition)));
     }
 
+    /** LOOKUP; opening for append takes the File's lease, so it is identified like a change. */
     public CompletableFuture<OpenReply> lookup(int partition, String path, boolean forAppend) {
         LookupRequest r = new LookupRequest(path, forAppend);
-        return naming(path, forAppend ? call(partition, Opcode.LOOKUP, r, openReply(partition))
-                : callSafeToRepeat(partition, Opcode.LOOKUP, r, openReply(partition)));
+        return naming(path, call(partition, Opcode.LOOKUP, forAppend ? identified(r) : r, openReply(partition)));
     }
 
     public CompletableFuture<NodeInfo> remove(int partition, String path, boolean recursive) {
-        return naming(path, call(partition, Opcode.REMOVE, new RemoveRequest(path, recursive), NodeReply::decode)
-                .thenApply(NodeReply::node));
+        return naming(path, call(partition, Opcode.REMOVE, identified(new RemoveRequest(path, recursive)),
+                NodeReply::decode).thenApply(NodeReply::node));
     }
 
     /** MOVE; the reply describes the moved node as a lookup would. */
     public CompletableFuture<OpenReply> move(int partition, String source, String target) {
-        return naming(source, call(partition, Opcode.MOVE, new MoveRequest(source, target), openReply(partition)));
+        return naming(source, call(partition, Opcode.MOVE, identified(new MoveRequest(source, target)),
+                openReply(partition)));
     }
 
     public CompletableFuture<BlockLocation> map(int partition, long nodeId, long blockIndex, long lease) {
@@ -109,51 +162,48 @@ public final class NamenodeRouter {
     public CompletableFuture<BlockLocation> map(int partition, long nodeId, long blockIndex, long lease,
                                                 long unreachableTag) {
         MapRequest r = new MapRequest(nodeId, blockIndex, lease, unreachableTag);
-        // A lease belongs to its connection: once that is lost, so is the lease, and a retry cannot help.
-        return (lease == 0 ? callSafeToRepeat(partition, Opcode.MAP, r, MapReply::decode)
-                : call(partition, Opcode.MAP, r, MapReply::decode)).thenApply(MapReply::block);
+        // With a lease a MAP may allocate: identified, so a retry never allocates a second block.
+        return call(partition, Opcode.MAP, lease == 0 ? r : identified(r), MapReply::decode).thenApply(MapReply::block);
     }
 
     /** LOCATE: the locations of up to {@code count} blocks from {@code firstIndex} on (at least the first). */
     public CompletableFuture<java.util.List<BlockLocation>> locate(int partition, long nodeId, long firstIndex,
                                                                    int count) {
-        return callSafeToRepeat(partition, Opcode.LOCATE, new io.creel.common.protocol.LocateRequest(nodeId,
+        return call(partition, Opcode.LOCATE, new io.creel.common.protocol.LocateRequest(nodeId,
                 firstIndex, count), io.creel.common.protocol.LocateReply::decode)
                 .thenApply(io.creel.common.protocol.LocateReply::blocks);
     }
 
     public CompletableFuture<NodeInfo> commit(int partition, CommitRequest request) {
-        return call(partition, Opcode.COMMIT, request, NodeReply::decode).thenApply(NodeReply::node);
+        return call(partition, Opcode.COMMIT, identified(request), NodeReply::decode).thenApply(NodeReply::node);
     }
 
     public CompletableFuture<StatusReply> status(int partition) {
-        return callSafeToRepeat(partition, Opcode.STATUS, Empty.INSTANCE, StatusReply::decode);
+        return call(partition, Opcode.STATUS, Empty.INSTANCE, StatusReply::decode);
     }
 
     public CompletableFuture<io.creel.common.protocol.ServerStatus> decommission(int partition, String address) {
-        return call(partition, Opcode.DECOMMISSION, new io.creel.common.protocol.AddressRequest(address),
+        return call(partition, Opcode.DECOMMISSION, identified(new io.creel.common.protocol.AddressRequest(address)),
                 io.creel.common.protocol.ServerStatus::decode);
     }
 
     public CompletableFuture<io.creel.common.protocol.FsckReply> fsck(int partition, String path) {
-        return callSafeToRepeat(partition, Opcode.FSCK, new io.creel.common.protocol.FsckRequest(path),
+        return call(partition, Opcode.FSCK, new io.creel.common.protocol.FsckRequest(path),
                 io.creel.common.protocol.FsckReply::decode);
     }
 
+    /** {@code request} with this client's identity and a sequence number of its own. */
+    private IdentifiedRequest identified(Message request) {
+        return new IdentifiedRequest(client.withSequence(sequence.incrementAndGet()), request);
+    }
+
     /**
-     * For requests that change nothing (lookup, read-only map, status, fsck): a connection that broke
-     * (UNAVAILABLE) is reopened and the request sent once more. A TIMEOUT is not retried — the caller
-     * was promised an answer within the timeout — and requests that change the namespace (create,
-     * remove, move, commit, allocating map) are never repeated, since the first may have taken effect.
+     * Whether a failed attempt may be sent again: it got no answer because the connection broke or
+     * could not be made (UNAVAILABLE that the namenode did not answer). Everything else is an
+     * answer, or a TIMEOUT the caller should hear about now.
      */
-    private <T> CompletableFuture<T> callSafeToRepeat(int partition, Opcode op, Message request,
-                                                      ReplyDecoder<T> decoder) {
-        return call(partition, op, request, decoder).exceptionallyCompose(e -> {
-            if (CreelException.unwrap(e).code() == ErrorCode.UNAVAILABLE) {
-                return call(partition, op, request, decoder);
-            }
-            return CompletableFuture.<T>failedFuture(CreelException.unwrap(e));
-        });
+    private static boolean unanswered(CreelException e) {
+        return e.code() == ErrorCode.UNAVAILABLE && !(e instanceof AnsweredException);
     }
 
     /**
@@ -171,8 +221,54 @@ public final class NamenodeRouter {
         });
     }
 
-    /** Sends one request; the future fails with a {@link CreelException} (never a wrapper). */
+    /**
+     * Sends {@code request}, again after each attempt that got no answer (see the class comment);
+     * the future fails with a {@link CreelException} (never a wrapper): the last attempt's failure,
+     * saying how many attempts were made when there were several.
+     */
     private <T> CompletableFuture<T> call(int partition, Opcode op, Message request, ReplyDecoder<T> decoder) {
+        return attempt(partition, op, request, decoder, 1, System.nanoTime() + retry.deadline().toNanos());
+    }
+
+    private <T> CompletableFuture<T> attempt(int partition, Opcode op, Message request, ReplyDecoder<T> decoder,
+                                             int n, long deadline) {
+        return send(partition, op, request, decoder).exceptionallyCompose(t -> {
+            CreelException e = CreelException.unwrap(t);
+            if (!unanswered(e) || connections.isClosed()) {
+                return CompletableFuture.<T>failedFuture(e);
+            }
+            long pause = retry.pauseMillis(n + 1);
+            if (n >= retry.attempts() || System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(pause) - deadline > 0) {
+                return CompletableFuture.<T>failedFuture(n == 1 ? e : new CreelException(e.code(), e.getMessage()
+                        + " (gave up after " + n + " attempts)", e));
+            }
+            if (pause == 0) {
+                return attempt(partition, op, request, decoder, n + 1, deadline);
+            }
+            CompletableFuture<T> next = new CompletableFuture<>();
+            try {
+                timer.schedule(() -> {
+                    attempt(partition, op, request, decoder, n + 1, deadline).whenComplete((v, err) -> {
+                        if (err != null) {
+                            next.completeExceptionally(CreelException.unwrap(err));
+                        } else {
+                            next.complete(v);
+                        }
+                    });
+                }, pause, TimeUnit.MILLISECONDS).addListener(f -> {
+                    if (f.isCancelled()) {
+                        next.completeExceptionally(e); // the client closed during the pause
+                    }
+                });
+            } catch (RejectedExecutionException closing) {
+                return CompletableFuture.<T>failedFuture(e); // the client is closing: no more attempts
+            }
+            return next;
+        });
+    }
+
+    /** Sends one request once; the future fails with a {@link CreelException} (never a wrapper). */
+    private <T> CompletableFuture<T> send(int partition, Opcode op, Message request, ReplyDecoder<T> decoder) {
         HostPort address = namenodes.get(partition);
         RpcConnection ready = connections.ready(address);
         if (ready != null) {

@@ -3,6 +3,7 @@ package io.creel.common.rpc;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.protocol.Frame;
+import io.creel.common.protocol.IdentifiedRequest;
 import io.creel.common.protocol.Message;
 import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.Wire;
@@ -62,8 +63,13 @@ public final class Frames {
         return frame;
     }
 
+    /**
+     * A request frame; an {@link IdentifiedRequest} is framed with {@link Frame#FLAG_IDENTIFIED} and its
+     * identity before the body.
+     */
     public static ByteBuf request(ByteBufAllocator alloc, Opcode op, long requestId, Message body) {
-        ByteBuf buf = begin(alloc, 64, op, 0, requestId);
+        int flags = body instanceof IdentifiedRequest ? Frame.FLAG_IDENTIFIED : 0;
+        ByteBuf buf = begin(alloc, 64, op, flags, requestId);
         try {
             body.encode(buf);
             return finish(buf);

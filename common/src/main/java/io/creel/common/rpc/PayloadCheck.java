@@ -10,4 +10,11 @@ import io.creel.common.error.CreelException;
 @FunctionalInterface
 public interface PayloadCheck {
     CreelException afterSending();
+
+    /**
+     * The payload's memory is no longer needed: the connection has written or dropped the reply.
+     * Runs exactly once, on any thread; the owner of the memory may release it from now on.
+     */
+    default void released() {
+    }
 }

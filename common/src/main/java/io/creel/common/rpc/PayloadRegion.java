@@ -16,8 +16,8 @@ import java.nio.channels.WritableByteChannel;
  * memory after the copy — the guarantee a copy into a buffer followed by a check gave.
  *
  * <p>One frame is one message in the channel, so no other frame can come between its parts. The
- * memory must stay mapped until the channel has written or dropped the message (a server closes its
- * connections before it releases its medium).
+ * memory must stay mapped until the channel has written or dropped the message, which
+ * {@link PayloadCheck#released} tells its owner.
  */
 final class PayloadRegion extends AbstractReferenceCounted implements FileRegion {
     private final ByteBuffer head;
@@ -85,7 +85,8 @@ final class PayloadRegion extends AbstractReferenceCounted implements FileRegion
 
     @Override
     protected void deallocate() {
-        // the payload's memory belongs to its owner; nothing of ours to free
+        // The payload's memory belongs to its owner, who may release it from now on.
+        check.released();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.creel.common.rpc;
 
+import io.creel.common.error.AnsweredException;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.net.HostPort;
@@ -16,7 +17,8 @@ public final class ReplyBodies {
 
     /**
      * Reads the status of {@code body} (the reply frame after its header) and completes
-     * {@code future} with the decoded message, or the error the server sent; a body that does not
+     * {@code future} with the decoded message, or the error the server sent (an
+     * {@link AnsweredException}); a body that does not
      * decode fails it with PROTOCOL naming the server.
      */
     public static <T> void complete(ByteBuf body, ReplyDecoder<T> decoder, CompletableFuture<T> future, Opcode op,
@@ -40,7 +42,7 @@ public final class ReplyBodies {
                 future.complete(decoder.decode(body));
             } else {
                 String msg = Wire.readString(body, "error.message");
-                future.completeExceptionally(new CreelException(ErrorCode.of(status), msg));
+                future.completeExceptionally(new AnsweredException(ErrorCode.of(status), msg));
             }
         } catch (CreelException e) {
             future.completeExceptionally(e);

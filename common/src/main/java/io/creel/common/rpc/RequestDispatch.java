@@ -5,6 +5,7 @@ import io.creel.common.error.ErrorCode;
 import io.creel.common.protocol.Frame;
 import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.ProtocolException;
+import io.creel.common.protocol.RequestIdentity;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import org.slf4j.Logger;
@@ -54,7 +55,15 @@ public final class RequestDispatch {
         if ((flags & Frame.FLAG_RESPONSE) != 0) {
             throw new ProtocolException("a response frame was sent to a server");
         }
-        RpcCall call = new RpcCall(channel, op, requestId, frame, probe, answered);
+        RequestIdentity identity = null;
+        if ((flags & Frame.FLAG_IDENTIFIED) != 0) {
+            if (frame.readableBytes() < RequestIdentity.SIZE) {
+                throw new ProtocolException(op + " request " + requestId + " is flagged as identified but has "
+                        + frame.readableBytes() + " bytes, fewer than an identity's " + RequestIdentity.SIZE);
+            }
+            identity = RequestIdentity.decode(frame);
+        }
+        RpcCall call = new RpcCall(channel, op, requestId, identity, frame, probe, answered);
         try {
             handler.handle(call);
         } catch (ProtocolException e) {

@@ -4,6 +4,7 @@ import io.creel.common.error.CreelException;
 import io.creel.common.protocol.Frame;
 import io.creel.common.protocol.Message;
 import io.creel.common.protocol.Opcode;
+import io.creel.common.protocol.RequestIdentity;
 import io.creel.common.security.RpcSecurity;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -19,6 +20,8 @@ public final class RpcCall {
     private final Channel channel;
     private final Opcode opcode;
     private final long requestId;
+    /** The request's identity across connections (a request that may be retried), or null. */
+    private final RequestIdentity identity;
     private final ByteBuf body;
     private final RpcProbe probe;
     /** When the request arrived; 0 when nothing measures. */
@@ -26,10 +29,12 @@ public final class RpcCall {
     /** Runs once the reply is handed to the channel (the server's count of requests in flight); or null. */
     private final Runnable replied;
 
-    RpcCall(Channel channel, Opcode opcode, long requestId, ByteBuf body, RpcProbe probe, Runnable replied) {
+    RpcCall(Channel channel, Opcode opcode, long requestId, RequestIdentity identity, ByteBuf body, RpcProbe probe,
+            Runnable replied) {
         this.channel = channel;
         this.opcode = opcode;
         this.requestId = requestId;
+        this.identity = identity;
         this.body = body;
         this.probe = probe;
         this.arrived = probe == RpcProbe.NONE ? 0 : System.nanoTime();
@@ -54,6 +59,14 @@ public final class RpcCall {
 
     public long requestId() {
         return requestId;
+    }
+
+    /**
+     * The identity the client gave this request ({@link io.creel.common.protocol.Frame#FLAG_IDENTIFIED}):
+     * the same on every retry of it, over any connection; {@code null} when it gave none.
+     */
+    public RequestIdentity identity() {
+        return identity;
     }
 
     public ByteBuf body() {
@@ -89,15 +102,22 @@ public final class RpcCall {
      * Replies with the bytes of {@code memory} (position to limit) sent straight from it, without
      * copying them into a buffer first; {@code check} decides, once the last of them has been written
      * to the socket, whether they were valid, and its verdict follows them. {@code memory} must stay
-     * readable until the connection has sent or dropped the reply.
+     * readable until the connection has sent or dropped the reply, which {@link PayloadCheck#released}
+     * says (exactly once).
      */
     public void replyPayload(ByteBuffer memory, PayloadCheck check) {
         answered(null);
         ByteBuf header = Frames.okHeader(channel.alloc(), opcode, requestId, memory.remaining());
         if (RpcSecurity.isEncrypted(channel)) {
             // TLS encrypts buffers, not file regions: copy, and check the bytes once they are copied.
-            ByteBuf payload = channel.alloc().ioBuffer(memory.remaining()).writeBytes(memory.slice());
-            CreelException invalid = check.afterSending();
+            ByteBuf payload;
+            CreelException invalid;
+            try {
+                payload = channel.alloc().ioBuffer(memory.remaining()).writeBytes(memory.slice());
+                invalid = check.afterSending();
+            } finally {
+                check.released();
+            }
             ByteBuf verdict = channel.alloc().ioBuffer(Frame.VERDICT)
                     .writeShort(invalid == null ? Frame.STATUS_OK : invalid.code().code());
             channel.writeAndFlush(channel.alloc().compositeDirectBuffer(3).addComponents(true, header, payload,

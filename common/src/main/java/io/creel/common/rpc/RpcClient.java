@@ -110,13 +110,11 @@ public final class RpcClient implements RpcConnection {
         holder[0] = new RpcClient(remote, f.channel(), requestTimeout);
         f.addListener((ChannelFuture cf) -> {
             if (cf.isSuccess() && secured[0] == null) {
-                holder[0].startSweeping();
-                result.complete(holder[0]);
+                connected(holder[0], result);
             } else if (cf.isSuccess()) {
                 secured[0].whenComplete((ok, failure) -> {
                     if (failure == null) {
-                        holder[0].startSweeping();
-                        result.complete(holder[0]);
+                        connected(holder[0], result);
                     } else {
                         result.completeExceptionally(failure);
                     }
@@ -133,6 +131,18 @@ public final class RpcClient implements RpcConnection {
             }
         });
         return result;
+    }
+
+    /**
+     * Hands the connected client to whoever waits for it; if nobody does any more (the connect was
+     * given up, e.g. by {@link RpcConnections#close}), the connection is closed instead of leaking.
+     */
+    private static void connected(RpcClient client, CompletableFuture<RpcClient> result) {
+        client.startSweeping();
+        if (!result.complete(client)) {
+            client.closeReason = "the connect was given up";
+            client.channel.close(); // on the event loop: no waiting here
+        }
     }
 
     @Override
@@ -240,6 +250,17 @@ public final class RpcClient implements RpcConnection {
         p.timeoutMillis = millis;
         p.deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
         pending.put(id, p);
+        String closedMeanwhile = closeReason;
+        if (closedMeanwhile != null && pending.remove(id, p)) {
+            // A close between the check above and the put missed this request in failAll; its write's
+            // listener may never run either (a terminated event loop drops listener notifications).
+            frame.release();
+            if (payload != null) {
+                payload.release();
+            }
+            p.future.completeExceptionally(lost(closedMeanwhile));
+            return p.future;
+        }
         if (!timeout.equals(requestTimeout)) {
             p.timer = channel.eventLoop().schedule(() -> expire(id), millis, TimeUnit.MILLISECONDS);
         }

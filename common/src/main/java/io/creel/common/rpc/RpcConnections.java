@@ -58,6 +58,12 @@ public final class RpcConnections implements AutoCloseable {
                 return CompletableFuture.failedFuture(e);
             }
         });
+        if (closed) {
+            // close() ran between the check above and compute, and did not see this connection.
+            result.completeExceptionally(new io.creel.common.error.CreelException(
+                    io.creel.common.error.ErrorCode.UNAVAILABLE, "connections are closed"));
+            result.thenAccept(RpcConnection::close);
+        }
         // A failed connect is not cached: the next call tries again. (Registered outside compute: a
         // connect that failed at once completes this callback right here.)
         result.whenComplete((c, e) -> {
@@ -81,6 +87,11 @@ public final class RpcConnections implements AutoCloseable {
         return c != null && c.isOpen() ? c : null;
     }
 
+    /** Whether {@link #close} was called: nothing is connected any more. */
+    public boolean isClosed() {
+        return closed;
+    }
+
     public Duration requestTimeout() {
         return requestTimeout;
     }
@@ -89,6 +100,10 @@ public final class RpcConnections implements AutoCloseable {
     public void close() {
         closed = true;
         for (CompletableFuture<RpcConnection> f : clients.values()) {
+            // A connect still under way fails its waiters now: once the caller closes the event loops,
+            // the connect's own completion may never be delivered (a terminated loop drops it).
+            f.completeExceptionally(new io.creel.common.error.CreelException(io.creel.common.error.ErrorCode.UNAVAILABLE,
+                    "connections are closed"));
             f.thenAccept(RpcConnection::close);
         }
         clients.clear();

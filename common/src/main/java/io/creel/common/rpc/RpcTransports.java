@@ -76,8 +76,12 @@ public final class RpcTransports {
             } catch (RuntimeException e) {
                 return CompletableFuture.failedFuture(e);
             }
-            return RpcClient.connect(remote, c.loops(), c.maxFrame(), c.connectTimeout(), c.requestTimeout(), security)
-                    .thenApply(client -> client);
+            // The connect's own future, not a derived one: whoever gives the connect up (completing it
+            // first) makes the client close the connection when it arrives, instead of leaking it.
+            @SuppressWarnings("unchecked")
+            CompletableFuture<RpcConnection> f = (CompletableFuture<RpcConnection>) (CompletableFuture<?>) RpcClient.connect(
+                    remote, c.loops(), c.maxFrame(), c.connectTimeout(), c.requestTimeout(), security);
+            return f;
         }
 
         @Override

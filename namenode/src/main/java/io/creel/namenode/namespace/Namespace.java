@@ -7,7 +7,11 @@ import io.creel.common.namespace.Utf8Path;
 import io.creel.common.protocol.BlockLocation;
 import io.creel.common.protocol.CreateRequest;
 import io.creel.common.protocol.NodeInfo;
+import io.creel.common.protocol.Message;
+import io.creel.common.protocol.NodeReply;
+import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.OpenReply;
+import io.creel.common.protocol.RequestIdentity;
 import io.creel.common.protocol.StorageServerInfo;
 import io.creel.common.protocol.Wire;
 import io.creel.namenode.allocation.AllocatedBlock;
@@ -21,6 +25,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,6 +66,12 @@ public final class Namespace {
     private final DirectoryRecords records;
     /** Where every change is logged (persistence), or nowhere. */
     private NamespaceLog log = NamespaceLog.NONE;
+    /**
+     * The answer the operation running under the lock gives if it succeeds, set by it once its
+     * change is logged when its outcome waits for a directory record write; read by {@link #settle}
+     * in the same lock section, so the answer is logged right behind the change. Null otherwise.
+     */
+    private Object expected;
 
     /** A namespace keeping up to {@link #DEFAULT_INLINE_MAX} bytes of a node inline. */
     public Namespace(BlockAllocator allocator, RecordStore store, long blockSize, long reuseDelayMillis,
@@ -130,20 +141,25 @@ public final class Namespace {
      * at once (the reply has no lease).
      */
     public CompletableFuture<OpenReply> create(CreateRequest req, Object owner) {
+        return create(req, owner, null);
+    }
+
+    /**
+     * {@link #create(CreateRequest, Object)} for request {@code request} (may be {@code null}): its
+     * answer is logged with the change, so a restarted namenode still answers a retry of it.
+     */
+    public CompletableFuture<OpenReply> create(CreateRequest req, Object owner, RequestIdentity request) {
         try {
-            CompletableFuture<OpenReply> outcome;
-            long logged;
             synchronized (this) {
-                outcome = createLocked(req, owner);
-                logged = log.position();
+                expected = null;
+                return settle(createLocked(req, owner, request), log.position(), request, Opcode.CREATE, r -> r);
             }
-            return log.durable(outcome, logged);
         } catch (CreelException e) {
             return CompletableFuture.failedFuture(e);
         }
     }
 
-    private CompletableFuture<OpenReply> createLocked(CreateRequest req, Object owner) {
+    private CompletableFuture<OpenReply> createLocked(CreateRequest req, Object owner, RequestIdentity request) {
         reuse.runDue();
         Utf8Path path = Utf8Path.parse(req.path());
         if (path.isRoot()) {
@@ -166,7 +182,7 @@ public final class Namespace {
             DataNode v = new DataNode(nodes.nextId(), NodeType.KEYVALUE, name, parent, placement, now,
                     Node.State.PENDING);
             if (req.value() != null && req.value().length <= inlineMax) {
-                return createWithValue(v, req.value());
+                return createWithValue(v, req.value(), request);
             }
             v.addBlock(allocate(v));
             nodes.add(v);
@@ -209,6 +225,7 @@ public final class Namespace {
         }
         logCreated(n);
         OpenReply reply = reply(n);
+        expected = reply;
         return written.handle((v, err) -> {
             if (err == null) {
                 return reply;
@@ -219,6 +236,7 @@ public final class Namespace {
                     detach(n);
                     retire(n);
                     log.removed(n.id);
+                    withdraw(request);
                 }
             }
             throw DirectoryRecords.failure(path.toString(), err);
@@ -226,7 +244,7 @@ public final class Namespace {
     }
 
     /** A KeyValue version created holding its whole value inline, and committed at once. */
-    private CompletableFuture<OpenReply> createWithValue(DataNode v, byte[] value) {
+    private CompletableFuture<OpenReply> createWithValue(DataNode v, byte[] value, RequestIdentity request) {
         Container table = v.parent;
         if (table.enumerable && table.child(v.name) == null) {
             // The key's first value needs a record; fail (or ask for a region) before changing anything.
@@ -238,7 +256,46 @@ public final class Namespace {
         logCreated(v);
         // The client has the value: the reply need not carry it back. Publishing changes nothing it shows.
         OpenReply reply = new OpenReply(v.info(), 0, null, null, inlineMax);
-        return publish(v).thenApply(info -> reply);
+        CompletableFuture<OpenReply> published = publish(v, request).thenApply(info -> reply);
+        expected = reply;
+        return published;
+    }
+
+    /**
+     * {@code outcome} once the log holds what it changed (per the sync policy). Called under this
+     * object's lock right after the change's records. For an identified {@code request} the answer
+     * ({@code asReply} of it: what the client is sent) is logged right behind those records, in the
+     * same lock section, so the change and its answer reach the log together and a restarted
+     * namenode answers a retry of it instead of applying it again: the outcome's value if it is
+     * known, else the answer the operation {@link #expected} (it waits for a directory record
+     * write); should that write fail and the change be undone, the undo withdraws the answer in its
+     * own lock section ({@link #withdraw}). A failure is not logged: it changed nothing, or was
+     * undone, and a retry after a restart runs again.
+     */
+    @SuppressWarnings("unchecked")
+    private <T> CompletableFuture<T> settle(CompletableFuture<T> outcome, long logged, RequestIdentity request,
+                                            Opcode op, Function<T, Message> asReply) {
+        Object promised = expected;
+        expected = null;
+        if (request == null || !log.keepsAnswers()
+                || outcome.isCompletedExceptionally() || (!outcome.isDone() && promised == null)) {
+            return log.durable(outcome, logged);
+        }
+        T answer = outcome.isDone() ? outcome.join() : (T) promised;
+        log.answered(request, op, asReply.apply(answer).encoded(), clock.getAsLong());
+        long answered = log.position();
+        return log.durable(outcome, answered);
+    }
+
+    /**
+     * An identified request's change was undone after its answer was logged (its directory record
+     * could not be written): the answer is withdrawn right behind the undo's records, so a restart
+     * never answers for a change it does not have. Under this object's lock.
+     */
+    private void withdraw(RequestIdentity request) {
+        if (request != null && log.keepsAnswers()) {
+            log.withdrawn(request);
+        }
     }
 
     // ------------------------------------------------------------------ lookup
@@ -285,6 +342,11 @@ public final class Namespace {
 
     /** Removes a node (a container with children only if {@code recursive}); replies with the removed node. */
     public CompletableFuture<NodeInfo> remove(String pathText, boolean recursive) {
+        return remove(pathText, recursive, null);
+    }
+
+    /** {@link #remove(String, boolean)} for request {@code request} (may be {@code null}), its answer logged. */
+    public CompletableFuture<NodeInfo> remove(String pathText, boolean recursive, RequestIdentity request) {
         try {
             synchronized (this) {
                 reuse.runDue();
@@ -302,14 +364,15 @@ public final class Namespace {
                 detach(n);
                 retire(n);
                 log.removed(n.id);
-                return log.durable(cleared.handle((v, err) -> {
+                expected = info;
+                return settle(cleared.handle((v, err) -> {
                     if (err != null) {
                         // The node is gone either way; a stale record is skipped by listings.
                         LOG.warn("{}: removed, but its directory record could not be cleared: {}", path,
                                 CreelException.unwrap(err).getMessage());
                     }
                     return info;
-                }), log.position());
+                }), log.position(), request, Opcode.REMOVE, NodeReply::new);
             }
         } catch (CreelException e) {
             return CompletableFuture.failedFuture(e);
@@ -323,20 +386,22 @@ public final class Namespace {
      * lookup would (no lease), so a handle to it can read its inline bytes.
      */
     public CompletableFuture<OpenReply> move(String sourceText, String targetText) {
+        return move(sourceText, targetText, null);
+    }
+
+    /** {@link #move(String, String)} for request {@code request} (may be {@code null}), its answer logged. */
+    public CompletableFuture<OpenReply> move(String sourceText, String targetText, RequestIdentity request) {
         try {
-            CompletableFuture<OpenReply> outcome;
-            long logged;
             synchronized (this) {
-                outcome = moveLocked(sourceText, targetText);
-                logged = log.position();
+                expected = null;
+                return settle(moveLocked(sourceText, targetText, request), log.position(), request, Opcode.MOVE, r -> r);
             }
-            return log.durable(outcome, logged);
         } catch (CreelException e) {
             return CompletableFuture.failedFuture(e);
         }
     }
 
-    private CompletableFuture<OpenReply> moveLocked(String sourceText, String targetText) {
+    private CompletableFuture<OpenReply> moveLocked(String sourceText, String targetText, RequestIdentity request) {
         reuse.runDue();
         Utf8Path source = Utf8Path.parse(sourceText);
         Utf8Path target = Utf8Path.parse(targetText);
@@ -375,11 +440,12 @@ public final class Namespace {
         newParent.modifiedMillis = now;
         n.modifiedMillis = now;
         log.moved(n.id, newParent.id, n.name, n.slot, now);
+        expected = new OpenReply(n.info(), 0, readableFirstBlock(n), inlineData(n), inlineMax);
         // The old record is cleared only once the new one is written, so a failure can move the node back.
         return added.handle((v, err) -> {
             synchronized (this) {
                 if (err != null) {
-                    undoMove(n, newParent, old, source, target);
+                    undoMove(n, newParent, old, source, target, request);
                     throw DirectoryRecords.failure(target.toString(), err);
                 }
                 return old.slot < 0 || !old.parent.enumerable ? CompletableFuture.<Void>completedFuture(null)
@@ -412,7 +478,8 @@ public final class Namespace {
     }
 
     /** Moves {@code n} back to {@code old} after its new record could not be written, if nothing changed meanwhile. */
-    private void undoMove(Node n, Container newParent, Position old, Utf8Path source, Utf8Path target) {
+    private void undoMove(Node n, Container newParent, Position old, Utf8Path source, Utf8Path target,
+                          RequestIdentity request) {
         boolean movable = n.state == Node.State.LIVE && n.parent == newParent
                 && old.parent.state == Node.State.LIVE && old.parent.child(old.name) == null;
         if (!movable) {
@@ -424,6 +491,7 @@ public final class Namespace {
         newParent.removeChild(n);
         place(n, old);
         log.moved(n.id, old.parent.id, old.name, old.slot, n.modifiedMillis);
+        withdraw(request);
     }
 
     // ------------------------------------------------------------------ map
@@ -548,21 +616,28 @@ public final class Namespace {
      * its blocks (the writer has written all of it there).
      */
     public CompletableFuture<NodeInfo> commit(long nodeId, long lease, long length, boolean close, byte[] data) {
+        return commit(nodeId, lease, length, close, data, null);
+    }
+
+    /**
+     * {@link #commit(long, long, long, boolean, byte[])} for request {@code request} (may be
+     * {@code null}), its answer logged.
+     */
+    public CompletableFuture<NodeInfo> commit(long nodeId, long lease, long length, boolean close, byte[] data,
+                                              RequestIdentity request) {
         try {
-            CompletableFuture<NodeInfo> outcome;
-            long logged;
             synchronized (this) {
-                outcome = commitLocked(nodeId, lease, length, close, data);
-                logged = log.position();
+                expected = null;
+                return settle(commitLocked(nodeId, lease, length, close, data, request), log.position(), request,
+                        Opcode.COMMIT, NodeReply::new);
             }
-            return log.durable(outcome, logged);
         } catch (CreelException e) {
             return CompletableFuture.failedFuture(e);
         }
     }
 
     private CompletableFuture<NodeInfo> commitLocked(long nodeId, long lease, long length, boolean close,
-                                                     byte[] data) {
+                                                     byte[] data, RequestIdentity request) {
         reuse.runDue();
         Node node = nodes.get(nodeId);
         if (node == null || node.state == Node.State.RETIRED) {
@@ -612,7 +687,7 @@ public final class Namespace {
         if (n.type == NodeType.FILE) {
             return CompletableFuture.completedFuture(n.info());
         }
-        return publish(n);
+        return publish(n, request);
     }
 
     /** Checks that {@code n} may keep {@code data} inline. */
@@ -628,7 +703,7 @@ public final class Namespace {
     }
 
     /** Makes a closed KeyValue version its key's value, retiring the version it replaces. */
-    private CompletableFuture<NodeInfo> publish(DataNode v) {
+    private CompletableFuture<NodeInfo> publish(DataNode v, RequestIdentity request) {
         Container table = v.parent;
         table.removePending(v); // a version created with its value was never pending
         if (table.state != Node.State.LIVE) {
@@ -658,6 +733,7 @@ public final class Namespace {
             throw e;
         }
         log.published(v.id, v.slot, v.modifiedMillis);
+        expected = info;
         String path = v.path();
         return written.handle((x, err) -> {
             if (err == null) {
@@ -669,6 +745,7 @@ public final class Namespace {
                     detach(v);
                     retire(v);
                     log.removed(v.id);
+                    withdraw(request);
                 }
             }
             throw DirectoryRecords.failure(path, err);
@@ -683,9 +760,12 @@ public final class Namespace {
      * value). A writer that failed ends this way, so the node can be written again at once.
      */
     public CompletableFuture<NodeInfo> abandon(long nodeId, long lease) {
+        return abandon(nodeId, lease, null);
+    }
+
+    /** {@link #abandon(long, long)} for request {@code request} (may be {@code null}), its answer logged. */
+    public CompletableFuture<NodeInfo> abandon(long nodeId, long lease, RequestIdentity request) {
         try {
-            NodeInfo info;
-            long logged;
             synchronized (this) {
                 reuse.runDue();
                 Node n = nodes.get(nodeId);
@@ -698,11 +778,11 @@ public final class Namespace {
                             + n.type.displayName() + "'s write lease; only the lease holder may give it back");
                 }
                 leases.release(d);
-                info = d.info();
+                NodeInfo info = d.info();
                 leaseEnded(d);
-                logged = log.position();
+                return settle(CompletableFuture.completedFuture(info), log.position(), request, Opcode.COMMIT,
+                        NodeReply::new);
             }
-            return log.durable(CompletableFuture.completedFuture(info), logged);
         } catch (CreelException e) {
             return CompletableFuture.failedFuture(e);
         }

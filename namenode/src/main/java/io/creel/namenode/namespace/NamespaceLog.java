@@ -1,6 +1,8 @@
 package io.creel.namenode.namespace;
 
 import io.creel.common.namespace.NodeType;
+import io.creel.common.protocol.Opcode;
+import io.creel.common.protocol.RequestIdentity;
 import io.creel.namenode.allocation.AllocatedBlock;
 import java.util.concurrent.CompletableFuture;
 
@@ -9,7 +11,8 @@ import java.util.concurrent.CompletableFuture;
  * methods are called under the namespace lock, in the order the changes happen, and must be quick
  * (append, never wait for the disk); {@link #durable} is how a call waits for its records.
  *
- * <p>Not logged: leases, retirement delays, free lists (derived from the nodes at restart).
+ * <p>Not logged: leases, retirement delays, free lists (derived from the nodes at restart). Answers
+ * to identified requests are logged with the changes they made ({@link #answered}).
  */
 public interface NamespaceLog {
     /** Logs nothing; every call completes at once. */
@@ -91,6 +94,29 @@ public interface NamespaceLog {
 
     /** The node now lives in {@code newParentId} as {@code name} (UTF-8), in record slot {@code slot}. */
     void moved(long nodeId, long newParentId, byte[] name, int slot, long modified);
+
+    /**
+     * Whether this log keeps answers ({@link #answered}); encoding them for a log that does not is
+     * wasted work. None by default.
+     */
+    default boolean keepsAnswers() {
+        return false;
+    }
+
+    /**
+     * Identified request {@code request} ({@code op}) changed what the records before this one say,
+     * and was answered {@code reply} (its encoding) at {@code atMillis}: a restarted namenode gives
+     * a retry of it that answer. The array is never changed afterwards.
+     */
+    default void answered(RequestIdentity request, Opcode op, byte[] reply, long atMillis) {
+    }
+
+    /**
+     * The change identified request {@code request} made was undone after its answer was logged
+     * (its directory record could not be written): forget that answer, a retry runs again.
+     */
+    default void withdrawn(RequestIdentity request) {
+    }
 
     /** The log position after the last record appended. */
     long position();

@@ -12,7 +12,7 @@ package io.creel.namenode.persistence;
  *
  * <p>{@code checkpoint-N} holds the whole namespace as of the start of log segment {@code log-N}:
  * a {@link #HEAD}, then the nodes as {@link #CREATED}/{@link #BLOCK}/{@link #LENGTH}/{@link #INLINE} records
- * (parents first), then {@link #IMAGE_END}. {@code log-N} holds the changes after it, in order.
+ * (parents first), then the remembered answers ({@link #ANSWER}), then {@link #IMAGE_END}. {@code log-N} holds the changes after it, in order.
  * Both start their own numbering of {@link #SERVER} records. N is written as 20 decimal digits.
  */
 final class LogFormat {
@@ -43,6 +43,14 @@ final class LogFormat {
     static final int MOVED = 10;
     /** node id, modified, content (int length, bytes): the node's committed bytes, kept inline. */
     static final int INLINE = 11;
+    /**
+     * client id (two int64), sequence, opcode (u8), answered at (ms), reply (int length, bytes): an
+     * identified request's answer, after the records of the change it made (in a checkpoint: the
+     * answers still remembered, after the nodes).
+     */
+    static final int ANSWER = 12;
+    /** client id (two int64), sequence: the answer logged for that request is void (its change was undone). */
+    static final int ANSWER_WITHDRAWN = 13;
 
     static final String LOG_PREFIX = "log-";
     static final String CHECKPOINT_PREFIX = "checkpoint-";

@@ -4,11 +4,14 @@ import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.NodeType;
 import io.creel.common.namespace.Utf8Path;
+import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.ProtocolException;
+import io.creel.common.protocol.RequestIdentity;
 import io.creel.common.protocol.StorageServerInfo;
 import io.creel.common.protocol.Wire;
 import io.creel.namenode.allocation.AllocatedBlock;
 import io.creel.namenode.namespace.NamespaceImage;
+import io.creel.namenode.retry.LoggedAnswer;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
@@ -35,14 +38,16 @@ final class LogReader {
 
     private final Path file;
     private final NamespaceImage.Rebuilder target;
+    private final RecentAnswers answers;
     private final Map<Integer, StorageServerInfo> servers = new HashMap<>();
     private long maxTag;
     private long head = -1;
     private boolean complete;
 
-    private LogReader(Path file, NamespaceImage.Rebuilder target) {
+    private LogReader(Path file, NamespaceImage.Rebuilder target, RecentAnswers answers) {
         this.file = file;
         this.target = target;
+        this.answers = answers;
     }
 
     /**
@@ -51,7 +56,13 @@ final class LogReader {
      * @param tornTailAllowed whether this is the last log segment, whose end may be a torn append
      */
     static Result read(Path file, NamespaceImage.Rebuilder target, boolean tornTailAllowed) throws IOException {
-        return new LogReader(file, target).run(Files.readAllBytes(file), tornTailAllowed);
+        return read(file, target, new RecentAnswers(1, 1), tornTailAllowed);
+    }
+
+    /** {@link #read(Path, NamespaceImage.Rebuilder, boolean)}, adding the answers it holds to {@code answers}. */
+    static Result read(Path file, NamespaceImage.Rebuilder target, RecentAnswers answers,
+                       boolean tornTailAllowed) throws IOException {
+        return new LogReader(file, target, answers).run(Files.readAllBytes(file), tornTailAllowed);
     }
 
     private Result run(byte[] bytes, boolean tornTailAllowed) {
@@ -215,6 +226,21 @@ final class LogReader {
                 byte[] name = readName(in);
                 target.moved(node, parent, name, Wire.readInt(in, "slot"), Wire.readLong(in, "modified"));
             }
+            case LogFormat.ANSWER -> {
+                RequestIdentity id = RequestIdentity.decode(in);
+                int code = Wire.readByte(in, "opcode") & 0xff;
+                Opcode op = Opcode.ofCode(code);
+                if (op == null) {
+                    throw new IllegalStateException("an answer to unknown opcode " + code);
+                }
+                long at = Wire.readLong(in, "answered at");
+                byte[] reply = Wire.readOptionalBytes(in, "reply");
+                if (reply == null) {
+                    throw new IllegalStateException("an answer without a reply");
+                }
+                answers.add(new LoggedAnswer(id, op, reply, at));
+            }
+            case LogFormat.ANSWER_WITHDRAWN -> answers.withdraw(RequestIdentity.decode(in));
             default -> throw new IllegalStateException("unknown record type " + type);
         }
     }

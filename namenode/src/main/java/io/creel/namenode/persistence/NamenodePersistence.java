@@ -11,6 +11,7 @@ import io.creel.namenode.namespace.Namespace;
 import io.creel.namenode.namespace.NamespaceImage;
 import io.creel.namenode.namespace.NamespaceLog;
 import io.creel.namenode.registry.ServerRegistry;
+import io.creel.namenode.retry.LoggedAnswer;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
@@ -29,6 +30,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,6 +74,8 @@ public final class NamenodePersistence implements AutoCloseable {
     }
 
     private volatile Recovery recovery;
+    /** The answers restored at start, oldest first, for the retry cache. */
+    private volatile List<LoggedAnswer> restoredAnswers = List.of();
 
     /**
      * Restores {@code namespace} (fresh, not yet serving) from the log directory in {@code conf},
@@ -103,6 +107,8 @@ public final class NamenodePersistence implements AutoCloseable {
                 }
             }
             NamespaceImage.Rebuilder rebuilder = new NamespaceImage.Rebuilder(namespace);
+            RecentAnswers answers = new RecentAnswers(conf.get(NamenodeKeys.RETRY_CACHE_SIZE),
+                    conf.get(NamenodeKeys.RETRY_CACHE_EXPIRY).toMillis());
             long maxTag = 0;
             long imageRecords = 0;
             long logRecords = 0;
@@ -112,7 +118,7 @@ public final class NamenodePersistence implements AutoCloseable {
             if (!checkpoints.isEmpty()) {
                 checkpoint = checkpoints.lastKey();
                 Path file = checkpoints.lastEntry().getValue();
-                LogReader.Result r = LogReader.read(file, rebuilder, false);
+                LogReader.Result r = LogReader.read(file, rebuilder, answers, false);
                 if (!r.complete() || r.head() != checkpoint) {
                     throw new CreelException(ErrorCode.CONFIGURATION, "namenode checkpoint " + file
                             + " is incomplete (no end record or a wrong head); move the log directory away to start empty");
@@ -127,7 +133,7 @@ public final class NamenodePersistence implements AutoCloseable {
                                 + LogFormat.logName(checkpoint + i) + " is missing in " + dir + " (found "
                                 + LogFormat.logName(seg) + ")");
                     }
-                    LogReader.Result lr = LogReader.read(logs.get(seg), rebuilder, i == after.size() - 1);
+                    LogReader.Result lr = LogReader.read(logs.get(seg), rebuilder, answers, i == after.size() - 1);
                     logRecords += lr.records();
                     torn += lr.tornBytes();
                     maxTag = Long.compareUnsigned(lr.maxTag(), maxTag) > 0 ? lr.maxTag() : maxTag;
@@ -141,8 +147,9 @@ public final class NamenodePersistence implements AutoCloseable {
             long last = Math.max(checkpoints.isEmpty() ? 0 : checkpoints.lastKey(), logs.isEmpty() ? 0 : logs.lastKey());
             long segment = last + 1;
             long maxTagSoFar = maxTag;
-            writeCheckpoint(dir, namespace, () -> { }, () -> segment, () -> maxTagSoFar);
-            log = new OperationLog(dir, segment, policy, interval, maxTag);
+            List<LoggedAnswer> restored = answers.list();
+            writeCheckpoint(dir, namespace, () -> { }, () -> segment, () -> maxTagSoFar, () -> restored);
+            log = new OperationLog(dir, segment, policy, interval, maxTag, answers);
             deleteBefore(dir, segment);
             ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
                 Thread t = new Thread(r, "creel-namenode-checkpoint");
@@ -150,6 +157,7 @@ public final class NamenodePersistence implements AutoCloseable {
                 return t;
             });
             NamenodePersistence p = new NamenodePersistence(dir, namespace, log, lock, timer);
+            p.restoredAnswers = restored;
             namespace.setLog(log);
             long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
             p.recovery = new Recovery(checkpoint, imageRecords, logRecords, segments, namespace.nodeCount(), blocks,
@@ -179,6 +187,15 @@ public final class NamenodePersistence implements AutoCloseable {
     /** What the start restored. */
     public Recovery recovery() {
         return recovery;
+    }
+
+    /**
+     * The answers to identified requests the log and checkpoint held at start (within the retry
+     * cache's bounds), oldest first: the retry cache is seeded with them, so a retry of a request a
+     * previous run applied gets that run's answer.
+     */
+    public List<LoggedAnswer> restoredAnswers() {
+        return restoredAnswers;
     }
 
     /** fsyncs done by the log so far (a measurement aid). */
@@ -220,10 +237,15 @@ public final class NamenodePersistence implements AutoCloseable {
             long t0 = System.nanoTime();
             long[] segment = new long[1];
             long[] position = new long[1];
+            java.util.concurrent.atomic.AtomicReference<List<LoggedAnswer>> answers =
+                    new java.util.concurrent.atomic.AtomicReference<>();
+            // Answers are logged under the namespace lock too: those in the segments this checkpoint
+            // replaces are exactly those remembered at the rotation.
             writeCheckpoint(dir, namespace, () -> {
                 segment[0] = log.rotate();
                 position[0] = log.position();
-            }, () -> segment[0], log::maxTag);
+                answers.set(log.recentAnswers());
+            }, () -> segment[0], log::maxTag, answers::get);
             checkpointedAt = position[0];
             deleteBefore(dir, segment[0]);
             long took = System.nanoTime() - t0;
@@ -252,7 +274,8 @@ public final class NamenodePersistence implements AutoCloseable {
      * outside the lock: to a temporary file, fsynced, renamed into place, directory fsynced.
      */
     private static void writeCheckpoint(Path dir, Namespace ns, Runnable thenLocked, LongSupplier segment,
-                                        LongSupplier maxTagSoFar) throws IOException {
+                                        LongSupplier maxTagSoFar, Supplier<List<LoggedAnswer>> answers)
+            throws IOException {
         ByteBuf nodes = Unpooled.buffer(1 << 16);
         ByteBuf head = Unpooled.buffer(64);
         try {
@@ -264,6 +287,9 @@ public final class NamenodePersistence implements AutoCloseable {
                 maxTag = enc.maxTag();
             }
             new RecordEncoder(head).head(seg, h.rootId(), h.lastId(), maxTag);
+            for (LoggedAnswer a : answers.get()) {
+                enc.answer(a);
+            }
             enc.imageEnd(0);
             Path tmp = dir.resolve(LogFormat.checkpointName(seg) + ".tmp");
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,

@@ -3,8 +3,11 @@ package io.creel.namenode.persistence;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.NodeType;
+import io.creel.common.protocol.Opcode;
+import io.creel.common.protocol.RequestIdentity;
 import io.creel.namenode.allocation.AllocatedBlock;
 import io.creel.namenode.namespace.NamespaceLog;
+import io.creel.namenode.retry.LoggedAnswer;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
@@ -12,6 +15,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.PriorityQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -68,6 +72,8 @@ final class OperationLog implements NamespaceLog, AutoCloseable {
     private final AtomicLong syncs = new AtomicLong();
     private final Thread syncer;
     private final long maxTagBase;
+    /** The answers a checkpoint carries on (older segments are deleted); guarded by this. */
+    private final RecentAnswers answers;
     private FileChannel channel;
     private long segment;
     /** Bytes appended, over all segments (a logical position). */
@@ -78,6 +84,13 @@ final class OperationLog implements NamespaceLog, AutoCloseable {
 
     /** Opens {@code log-<segment>} (new, empty) in {@code dir}. */
     OperationLog(Path dir, long segment, SyncPolicy policy, long intervalNanos, long maxTagSoFar) throws IOException {
+        this(dir, segment, policy, intervalNanos, maxTagSoFar, new RecentAnswers(1, 1));
+    }
+
+    /** Opens {@code log-<segment>}, remembering {@code answers} (restored ones in it) for checkpoints. */
+    OperationLog(Path dir, long segment, SyncPolicy policy, long intervalNanos, long maxTagSoFar,
+                 RecentAnswers answers) throws IOException {
+        this.answers = answers;
         this.dir = dir;
         this.policy = policy;
         this.intervalNanos = Math.max(1, intervalNanos);
@@ -168,6 +181,31 @@ final class OperationLog implements NamespaceLog, AutoCloseable {
     public synchronized void moved(long nodeId, long newParentId, byte[] name, int slot, long modified) {
         encoder.moved(nodeId, newParentId, name, slot, modified);
         flush();
+    }
+
+    @Override
+    public boolean keepsAnswers() {
+        return true;
+    }
+
+    @Override
+    public synchronized void answered(RequestIdentity request, Opcode op, byte[] reply, long atMillis) {
+        LoggedAnswer a = new LoggedAnswer(request, op, reply, atMillis);
+        encoder.answer(a);
+        flush();
+        answers.add(a);
+    }
+
+    @Override
+    public synchronized void withdrawn(RequestIdentity request) {
+        encoder.withdrawn(request);
+        flush();
+        answers.withdraw(request);
+    }
+
+    /** The answers still remembered, oldest first: a checkpoint holds them, as the segments it replaces did. */
+    synchronized List<LoggedAnswer> recentAnswers() {
+        return answers.list();
     }
 
     /** Writes the encoded records to the segment (the OS has them; durable only after a sync). */

@@ -1,9 +1,11 @@
 package io.creel.namenode.persistence;
 
 import io.creel.common.namespace.NodeType;
+import io.creel.common.protocol.RequestIdentity;
 import io.creel.common.protocol.StorageServerInfo;
 import io.creel.common.protocol.Wire;
 import io.creel.namenode.allocation.AllocatedBlock;
+import io.creel.namenode.retry.LoggedAnswer;
 import io.netty.buffer.ByteBuf;
 import java.util.HashMap;
 import java.util.Map;
@@ -114,6 +116,20 @@ final class RecordEncoder {
         out.writeLong(nodeId).writeLong(newParentId);
         writeName(name);
         out.writeInt(slot).writeLong(modified);
+        end(at);
+    }
+
+    void answer(LoggedAnswer a) {
+        int at = begin(LogFormat.ANSWER);
+        a.identity().encode(out);
+        out.writeByte(a.opcode().code()).writeLong(a.atMillis());
+        Wire.writeOptionalBytes(out, a.reply());
+        end(at);
+    }
+
+    void withdrawn(RequestIdentity request) {
+        int at = begin(LogFormat.ANSWER_WITHDRAWN);
+        request.encode(out);
         end(at);
     }
 

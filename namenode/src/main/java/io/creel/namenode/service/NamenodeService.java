@@ -22,6 +22,7 @@ import io.creel.common.protocol.NodeReply;
 import io.creel.common.protocol.RegisterReply;
 import io.creel.common.protocol.RegisterRequest;
 import io.creel.common.protocol.RemoveRequest;
+import io.creel.common.protocol.RequestIdentity;
 import io.creel.common.protocol.ServerStatus;
 import io.creel.common.protocol.StatusReply;
 import io.creel.common.protocol.StorageServerInfo;
@@ -33,6 +34,7 @@ import io.creel.namenode.allocation.RegionBroker;
 import io.creel.namenode.allocation.RegionShortage;
 import io.creel.namenode.namespace.Namespace;
 import io.creel.namenode.registry.ServerRegistry;
+import io.creel.namenode.retry.RetryCache;
 import io.netty.channel.Channel;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,9 +48,14 @@ import org.slf4j.LoggerFactory;
 /**
  * Serves the namenode opcodes: decodes each request (a malformed body raises a
  * {@link io.creel.common.protocol.ProtocolException}, which closes the connection), runs it against
- * the namespace or registry, and replies when its outcome is known. Leases belong to the connection
- * a request came on and end when it closes. An operation that needs a block while this namenode
- * holds no free one asks the storage servers for a region and runs again.
+ * the namespace or registry, and replies when its outcome is known. An operation that needs a block
+ * while this namenode holds no free one asks the storage servers for a region and runs again.
+ *
+ * <p>A request with an identity ({@link RpcCall#identity()}) is answered through the
+ * {@link RetryCache}: a retry of it gets the first attempt's answer, and is never applied again.
+ * Leases belong to the identified client that took them ({@link ClientSessions}: they outlive a
+ * lost connection for a while, so the client can retry and go on writing), else to the connection
+ * a request came on, and end when it closes.
  */
 public final class NamenodeService implements RequestHandler {
     /** For the status page; written by the event loop that answered the fsck. */
@@ -69,39 +76,74 @@ public final class NamenodeService implements RequestHandler {
     private final ServerRegistry registry;
     private final BlockAllocator allocator;
     private final RegionBroker regions;
+    private final RetryCache answers;
+    private final ClientSessions clients;
 
-    /** A service over one namenode's namespace, storage-server registry, allocator and region broker. */
+    /**
+     * A service over one namenode's namespace, storage-server registry, allocator and region broker,
+     * with a retry cache of the default size and expiry and leases held 10 s after a client's last
+     * connection.
+     */
     public NamenodeService(Namespace namespace, ServerRegistry registry, BlockAllocator allocator,
                            RegionBroker regions) {
+        this(namespace, registry, allocator, regions, new RetryCache(RetryCache.DEFAULT_MAX_ENTRIES,
+                java.util.concurrent.TimeUnit.MINUTES.toMillis(5), System::currentTimeMillis), 10_000);
+    }
+
+    /**
+     * @param answers        answers to identified requests (restored ones included)
+     * @param leaseHoldMillis how long an identified client's leases outlive its last connection
+     */
+    public NamenodeService(Namespace namespace, ServerRegistry registry, BlockAllocator allocator,
+                           RegionBroker regions, RetryCache answers, long leaseHoldMillis) {
         this.namespace = namespace;
         this.registry = registry;
         this.allocator = allocator;
         this.regions = regions;
+        this.answers = answers;
+        this.clients = new ClientSessions(leaseHoldMillis, namespace::connectionClosed);
+    }
+
+    /** The answers this namenode keeps for retries. */
+    public RetryCache retryCache() {
+        return answers;
     }
 
     @Override
     public void handle(RpcCall call) {
-        Channel connection = call.channel();
+        RequestIdentity id = call.identity();
         switch (call.opcode()) {
             case CREATE -> {
                 CreateRequest r = CreateRequest.decode(call.body());
-                replyWhenDone(call, withRegions(() -> namespace.create(r, connection)));
+                Object owner = clients.owner(call.channel(), id);
+                replyWhenDone(call, once(call, () -> withRegions(() -> namespace.create(r, owner, id))));
             }
             case LOOKUP -> {
                 LookupRequest r = LookupRequest.decode(call.body());
-                call.reply(namespace.lookup(r.path(), r.forAppend(), connection));
+                if (r.forAppend()) {
+                    // Opening for append takes a lease: a retry must not find it taken by its own first attempt.
+                    Object owner = clients.owner(call.channel(), id);
+                    replyWhenDone(call, once(call, () -> CompletableFuture.completedFuture(
+                            namespace.lookup(r.path(), true, owner))));
+                } else {
+                    call.reply(namespace.lookup(r.path(), false, call.channel()));
+                }
             }
             case REMOVE -> {
                 RemoveRequest r = RemoveRequest.decode(call.body());
-                replyWhenDone(call, namespace.remove(r.path(), r.recursive()).thenApply(NodeReply::new));
+                replyWhenDone(call, once(call, () -> namespace.remove(r.path(), r.recursive(), id)
+                        .thenApply(NodeReply::new)));
             }
             case MOVE -> {
                 MoveRequest r = MoveRequest.decode(call.body());
-                replyWhenDone(call, withRegions(() -> namespace.move(r.source(), r.target())));
+                replyWhenDone(call, once(call, () -> withRegions(() -> namespace.move(r.source(), r.target(), id))));
             }
             case MAP -> {
                 MapRequest r = MapRequest.decode(call.body());
-                replyWhenDone(call, withRegions(() -> map(r)));
+                if (r.lease() != 0) {
+                    clients.owner(call.channel(), id); // the client is back: its leases stay
+                }
+                replyWhenDone(call, once(call, () -> withRegions(() -> map(r))));
             }
             case LOCATE -> {
                 LocateRequest r = LocateRequest.decode(call.body());
@@ -109,11 +151,11 @@ public final class NamenodeService implements RequestHandler {
             }
             case COMMIT -> {
                 CommitRequest r = CommitRequest.decode(call.body());
-                CompletableFuture<io.creel.common.protocol.NodeInfo> done = r.kind() == CommitRequest.Kind.ABANDON
-                        ? namespace.abandon(r.nodeId(), r.lease())
+                clients.owner(call.channel(), id); // the client is back: its leases stay
+                replyWhenDone(call, once(call, () -> (r.kind() == CommitRequest.Kind.ABANDON
+                        ? namespace.abandon(r.nodeId(), r.lease(), id)
                         : withRegions(() -> namespace.commit(r.nodeId(), r.lease(), r.length(),
-                                r.kind() == CommitRequest.Kind.CLOSE, r.data()));
-                replyWhenDone(call, done.thenApply(NodeReply::new));
+                                r.kind() == CommitRequest.Kind.CLOSE, r.data(), id))).thenApply(NodeReply::new)));
             }
             case REGISTER -> {
                 RegisterRequest r = RegisterRequest.decode(call.body());
@@ -135,10 +177,12 @@ public final class NamenodeService implements RequestHandler {
             }
             case DECOMMISSION -> {
                 AddressRequest r = AddressRequest.decode(call.body());
-                StorageServerInfo s = registry.decommission(r.address());
-                LOG.info("storage server {} is draining: no new blocks go there", s.address());
-                checkDrained();
-                call.reply(statusOf(s));
+                replyWhenDone(call, once(call, () -> {
+                    StorageServerInfo s = registry.decommission(r.address());
+                    LOG.info("storage server {} is draining: no new blocks go there", s.address());
+                    checkDrained();
+                    return CompletableFuture.completedFuture(statusOf(s));
+                }));
             }
             case FSCK -> call.reply(fsck(FsckRequest.decode(call.body()).path()));
             default -> throw new CreelException(ErrorCode.INVALID_ARGUMENT, "a namenode does not serve "
@@ -313,6 +357,14 @@ public final class NamenodeService implements RequestHandler {
         return lastFsck;
     }
 
+    /**
+     * {@code op}'s outcome, or — for a retry of an identified request — the first attempt's
+     * ({@link RetryCache}); {@code op} runs at most once per request identity.
+     */
+    private CompletableFuture<Message> once(RpcCall call, Supplier<CompletableFuture<? extends Message>> op) {
+        return answers.answer(call.identity(), call.opcode(), op);
+    }
+
     private static void replyWhenDone(RpcCall call, CompletableFuture<? extends Message> outcome) {
         outcome.whenComplete((reply, err) -> {
             if (err != null) {
@@ -325,6 +377,6 @@ public final class NamenodeService implements RequestHandler {
 
     @Override
     public void connectionClosed(Channel channel) {
-        namespace.connectionClosed(channel);
+        clients.connectionClosed(channel);
     }
 }

@@ -62,6 +62,12 @@ public final class NamenodeMetrics {
                     cb.call(c.pendingBlocks(), c.storageClass(), "pending");
                     cb.call(c.freeBlocks(), c.storageClass(), "free");
                 })).register(registry);
+        CounterWithCallback.builder().name("creel_namenode_retries_answered")
+                .help("Retried requests the namenode answered with their first answer instead of applying them again")
+                .callback(cb -> cb.call(nn.retriesAnswered())).register(registry);
+        GaugeWithCallback.builder().name("creel_namenode_retry_cache_entries")
+                .help("Answers to clients' changes the namenode keeps for retries (creel.namenode.retry.cache.size)")
+                .callback(cb -> cb.call(nn.retryCacheSize())).register(registry);
         nn.persistence().ifPresent(p -> persistence(registry, p));
     }
 

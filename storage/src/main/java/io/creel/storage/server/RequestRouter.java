@@ -5,6 +5,7 @@ import io.creel.common.error.ErrorCode;
 import io.creel.common.protocol.Opcode;
 import io.creel.common.rpc.RequestHandler;
 import io.creel.common.rpc.RpcCall;
+import io.creel.storage.spi.Volume;
 import io.netty.channel.Channel;
 import java.util.EnumMap;
 import java.util.Map;
@@ -18,6 +19,8 @@ final class RequestRouter implements RequestHandler {
     private final String name;
     private final Map<Opcode, RequestHandler> routes = new EnumMap<>(Opcode.class);
     private volatile Map<Opcode, RequestHandler> open;
+    /** Set with {@link #open}, before {@code open}: every request is one of its uses. */
+    private volatile Volume volume;
 
     RequestRouter(String name) {
         this.name = name;
@@ -35,8 +38,12 @@ final class RequestRouter implements RequestHandler {
         }
     }
 
-    /** Starts serving the routes added so far. */
-    synchronized void open() {
+    /**
+     * Starts serving the routes added so far, each request as a use of {@code volume} (see
+     * {@link Volume#enterUse}), so that the volume's close never releases its memory under a handler.
+     */
+    synchronized void open(Volume volume) {
+        this.volume = volume;
         open = new EnumMap<>(routes);
     }
 
@@ -51,7 +58,15 @@ final class RequestRouter implements RequestHandler {
             throw new CreelException(ErrorCode.INVALID_ARGUMENT, name + " is a storage server: it does not serve "
                     + call.opcode() + " (it serves " + r.keySet() + ")");
         }
-        h.handle(call);
+        Volume v = volume;
+        if (!v.enterUse()) {
+            throw new CreelException(ErrorCode.UNAVAILABLE, name + " is stopping: " + call.opcode() + " refused");
+        }
+        try {
+            h.handle(call);
+        } finally {
+            v.exitUse();
+        }
     }
 
     @Override

@@ -153,7 +153,7 @@ public final class StorageServer implements AutoCloseable {
 
     /** Starts answering requests. */
     public void serve() {
-        router.open();
+        router.open(volume);
     }
 
     /** How clients reach this server; the server id is 0 (namenodes assign their own). */

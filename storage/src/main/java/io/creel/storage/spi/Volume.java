@@ -48,8 +48,24 @@ public interface Volume extends AutoCloseable {
     }
 
     /**
+     * Enters a use of the medium, the tags or the memory that must not outlive their release (a
+     * request being served, a reply being sent from the memory): false once {@link #close} was
+     * called, and the caller must then fail without touching them. Every true is matched by one
+     * {@link #exitUse}. A volume whose release could pull memory out from under a running use (an
+     * explicit unmap is a SIGSEGV, not an exception) counts its users; the default does not.
+     */
+    default boolean enterUse() {
+        return true;
+    }
+
+    /** Ends a use that {@link #enterUse} let in. */
+    default void exitUse() {
+    }
+
+    /**
      * Releases the medium: a persistent one is forced to its files and kept, any other has its files
-     * deleted. Called after every exporter has stopped.
+     * deleted. Called after every exporter has stopped; uses still running (see {@link #enterUse})
+     * are waited out: the release then happens when the last one ends.
      */
     @Override
     void close();

@@ -55,6 +55,8 @@ public final class TransportSelector implements AutoCloseable {
     private final TransportContext context;
     private final ConcurrentHashMap<ChoiceKey, Choice> choices = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<OpenKey, Optional<BlockTransport>> opened = new ConcurrentHashMap<>();
+    /** Set by {@link #close}, under the lock of {@code choices}. */
+    private boolean closed;
 
     /** A selector over every provider on the class path. */
     public TransportSelector(TransportContext context) {
@@ -140,6 +142,11 @@ public final class TransportSelector implements AutoCloseable {
         ServerKey server0 = ServerKey.of(server);
         ChoiceKey key = new ChoiceKey(server0, direction);
         synchronized (choices) {
+            if (closed) {
+                // Opening a transport now would map a server's files again, with nobody left to close them.
+                throw new CreelException(ErrorCode.UNAVAILABLE, "cannot reach storage server " + server.address()
+                        + ": this client's transports are closed");
+            }
             Choice current = choices.get(key);
             if (current != null && current.rank() > failedRank) {
                 return current;
@@ -172,10 +179,11 @@ public final class TransportSelector implements AutoCloseable {
         }
     }
 
-    /** Closes every transport opened. */
+    /** Closes every transport opened; from now on no transport is chosen (UNAVAILABLE). */
     @Override
     public void close() {
         synchronized (choices) {
+            closed = true;
             for (Optional<BlockTransport> o : opened.values()) {
                 o.ifPresent(t -> {
                     try {

@@ -3,6 +3,7 @@ package io.creel.storage.local.tier;
 import io.creel.storage.format.BlockTags;
 import io.creel.storage.format.MappedRegion;
 import io.creel.storage.format.MappedTagTable;
+import io.creel.storage.format.MappingUsers;
 import io.creel.storage.local.transport.SameHostFiles;
 import io.creel.storage.spi.BlockMedium;
 import io.creel.storage.spi.Volume;
@@ -33,6 +34,8 @@ final class LocalVolume implements Volume {
     private final AutoCloseable lock;
     private final LivenessBeat liveness;
     private final MappedRegion memory;
+    /** Requests and replies using the medium and tags; the release waits for them (see {@link MappingUsers}). */
+    private final MappingUsers users = new MappingUsers(this::release);
 
     /**
      * @param liveness  the volume's liveness words, beating; marked stopped first at close
@@ -93,8 +96,26 @@ final class LocalVolume implements Volume {
     }
 
     @Override
+    public boolean enterUse() {
+        return users.enter();
+    }
+
+    @Override
+    public void exitUse() {
+        users.exit();
+    }
+
+    /**
+     * Marks the volume stopped at once; releases the medium and tags once the requests and replies
+     * still using them have ended (at once if none is): unmapping under them would crash the process.
+     */
+    @Override
     public void close() {
         liveness.close(); // same-host clients stop using the files from here on, as remote ones lose the port
+        users.close();
+    }
+
+    private void release() {
         if (persistent()) {
             // The next start serves these bytes and tags: they must be in the files, not only in memory.
             try {

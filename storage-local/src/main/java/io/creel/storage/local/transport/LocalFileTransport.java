@@ -6,6 +6,7 @@ import io.creel.common.protocol.BlockLocation;
 import io.creel.common.protocol.StorageServerInfo;
 import io.creel.storage.format.BlockTags;
 import io.creel.storage.format.MappedTagTable;
+import io.creel.storage.format.MappingUsers;
 import io.creel.storage.format.ServerLiveness;
 import io.creel.storage.spi.BlockRanges;
 import io.creel.storage.spi.BlockTransport;
@@ -31,6 +32,8 @@ final class LocalFileTransport implements BlockTransport {
     private final MappedTagTable tagTable;
     private final BlockTags tags;
     private final ServerLiveness liveness;
+    /** Keeps the mappings and the file until no read is inside them; see {@link MappingUsers}. */
+    private final MappingUsers users = new MappingUsers(this::release);
 
     LocalFileTransport(StorageServerInfo server, SameHostFiles files, FileChannel data, MappedTagTable tagTable,
                        ServerLiveness liveness) {
@@ -44,6 +47,10 @@ final class LocalFileTransport implements BlockTransport {
 
     @Override
     public CompletableFuture<Void> read(BlockLocation block, int offset, ByteBuffer dst) {
+        if (!users.enter()) {
+            return CompletableFuture.failedFuture(new CreelException(ErrorCode.UNAVAILABLE, "local-file read of block "
+                    + block.blockNumber() + " on " + server.address() + " refused: the transport is closed"));
+        }
         try {
             SameHostFiles.checkServing(liveness, server);
             BlockRanges.check(server, block, offset, dst.remaining());
@@ -64,6 +71,8 @@ final class LocalFileTransport implements BlockTransport {
         } catch (IOException e) {
             return CompletableFuture.failedFuture(new CreelException(ErrorCode.INTERNAL, "reading "
                     + files.dataPath() + " of " + server.address() + " failed: " + e, e));
+        } finally {
+            users.exit();
         }
     }
 
@@ -83,8 +92,13 @@ final class LocalFileTransport implements BlockTransport {
         return "local-file";
     }
 
+    /** Refuses reads from now on; unmaps and closes once the reads running now have finished. */
     @Override
     public void close() {
+        users.close();
+    }
+
+    private void release() {
         tagTable.close();
         liveness.close();
         try {

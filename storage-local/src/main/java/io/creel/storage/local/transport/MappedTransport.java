@@ -7,6 +7,7 @@ import io.creel.common.protocol.StorageServerInfo;
 import io.creel.storage.format.BlockTags;
 import io.creel.storage.format.MappedRegion;
 import io.creel.storage.format.MappedTagTable;
+import io.creel.storage.format.MappingUsers;
 import io.creel.storage.format.ServerLiveness;
 import io.creel.storage.spi.BlockRanges;
 import io.creel.storage.spi.BlockTransport;
@@ -42,6 +43,8 @@ final class MappedTransport implements BlockTransport {
     private final MappedTagTable tagTable;
     private final BlockTags tags;
     private final ServerLiveness liveness;
+    /** Keeps the mappings until no transfer is inside them; see {@link MappingUsers}. */
+    private final MappingUsers users = new MappingUsers(this::release);
 
     MappedTransport(StorageServerInfo server, MappedRegion region, PositionalFile file, long dataOffset,
                     MappedTagTable tagTable, ServerLiveness liveness) {
@@ -57,6 +60,9 @@ final class MappedTransport implements BlockTransport {
 
     @Override
     public CompletableFuture<Void> read(BlockLocation block, int offset, ByteBuffer dst) {
+        if (!users.enter()) {
+            return closed("read", block);
+        }
         try {
             SameHostFiles.checkServing(liveness, server);
             BlockRanges.check(server, block, offset, dst.remaining());
@@ -78,11 +84,16 @@ final class MappedTransport implements BlockTransport {
             return CompletableFuture.completedFuture(null);
         } catch (CreelException e) {
             return CompletableFuture.failedFuture(e);
+        } finally {
+            users.exit();
         }
     }
 
     @Override
     public CompletableFuture<Void> write(BlockLocation block, int offset, ByteBuffer src) {
+        if (!users.enter()) {
+            return closed("write", block);
+        }
         try {
             SameHostFiles.checkServing(liveness, server);
             BlockRanges.check(server, block, offset, src.remaining());
@@ -103,6 +114,8 @@ final class MappedTransport implements BlockTransport {
             return CompletableFuture.completedFuture(null);
         } catch (CreelException e) {
             return CompletableFuture.failedFuture(e);
+        } finally {
+            users.exit();
         }
     }
 
@@ -135,9 +148,21 @@ final class MappedTransport implements BlockTransport {
         return "mapped";
     }
 
-    /** Unmaps the region and the tag table and closes the file; the transport must not be used afterwards. */
+    private CompletableFuture<Void> closed(String what, BlockLocation block) {
+        return CompletableFuture.failedFuture(new CreelException(ErrorCode.UNAVAILABLE, "mapped " + what + " of block "
+                + block.blockNumber() + " on " + server.address() + " refused: the transport is closed"));
+    }
+
+    /**
+     * Refuses transfers from now on; unmaps the region and the tag table and closes the file once the
+     * transfers running now have finished (at once if none is).
+     */
     @Override
     public void close() {
+        users.close();
+    }
+
+    private void release() {
         region.close();
         try {
             file.close();

@@ -5,10 +5,12 @@ import io.creel.common.error.ErrorCode;
 import io.creel.common.protocol.BlockReadRequest;
 import io.creel.common.protocol.BlockWriteHeader;
 import io.creel.common.protocol.Empty;
+import io.creel.common.rpc.PayloadCheck;
 import io.creel.common.rpc.RequestHandler;
 import io.creel.common.rpc.RpcCall;
 import io.creel.storage.format.BlockTags;
 import io.creel.storage.spi.BlockMedium;
+import io.creel.storage.spi.Volume;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -31,18 +33,20 @@ import java.nio.ByteBuffer;
  */
 public final class BlockRequestHandler implements RequestHandler {
     private final String name;
+    private final Volume volume;
     private final BlockMedium medium;
     private final BlockTags tags;
 
     /**
      * @param name   the server, for error messages
-     * @param medium where the bytes are
-     * @param tags   the server's tag table, one slot per block of {@code medium}
+     * @param volume where the bytes and their tags are; a reply sent from its memory holds a use of it
+     *               ({@link Volume#enterUse}) until released, so its close never unmaps under a send
      */
-    public BlockRequestHandler(String name, BlockMedium medium, BlockTags tags) {
+    public BlockRequestHandler(String name, Volume volume) {
         this.name = name;
-        this.medium = medium;
-        this.tags = tags;
+        this.volume = volume;
+        this.medium = volume.medium();
+        this.tags = volume.tags();
     }
 
     @Override
@@ -60,10 +64,21 @@ public final class BlockRequestHandler implements RequestHandler {
         checkRange(req.blockNumber(), req.offset(), req.length());
         tags.checkOrThrow(req.blockNumber(), req.tag(), name + " read");
         ByteBuffer memory = medium.memory(req.blockNumber(), req.offset(), req.length());
-        if (memory != null) {
+        if (memory != null && volume.enterUse()) {
             // Sent straight from the medium's memory; the tag is checked again once the last byte has
             // been copied into the socket, and a block reused meanwhile withdraws the reply's bytes.
-            call.replyPayload(memory, () -> staleAfterSending(req));
+            // The reply outlives this call: it holds a use of the volume of its own until it is released.
+            call.replyPayload(memory, new PayloadCheck() {
+                @Override
+                public CreelException afterSending() {
+                    return staleAfterSending(req);
+                }
+
+                @Override
+                public void released() {
+                    volume.exitUse();
+                }
+            });
             return;
         }
         ByteBuf buf = call.channel().alloc().directBuffer(req.length());

@@ -19,7 +19,7 @@ public final class TcpBlockExporter implements BlockExporter {
 
     @Override
     public Export export(Volume volume, ExportContext context) {
-        BlockRequestHandler handler = new BlockRequestHandler(context.serverName(), volume.medium(), volume.tags());
+        BlockRequestHandler handler = new BlockRequestHandler(context.serverName(), volume);
         context.route(Opcode.BLOCK_READ, handler);
         context.route(Opcode.BLOCK_WRITE, handler);
         return new Export() {
