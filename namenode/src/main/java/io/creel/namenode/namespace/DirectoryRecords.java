@@ -158,6 +158,8 @@ final class DirectoryRecords {
      * move to a live server starts now rather than at the next write into the container, so listings
      * work again without one. Returns whether a move started; one that cannot (no free block on a
      * live server) is logged and left to the next write. Under the lock.
+     *
+     * @throws RegionShortage with nothing changed, when a region must be granted first
      */
     boolean moveOffDead(Container container, int index) {
         if (container.state != Node.State.LIVE || !container.enumerable || moving.containsKey(
@@ -167,6 +169,8 @@ final class DirectoryRecords {
         try {
             move(container, index, "was declared dead");
             return true;
+        } catch (RegionShortage e) {
+            throw e;
         } catch (CreelException e) {
             LOG.warn("{}: directory records block {} stays on dead storage server {} for now (its listing fails until "
                     + "the next write into it moves it): {}", container.path(), index,

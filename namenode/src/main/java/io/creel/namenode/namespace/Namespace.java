@@ -840,26 +840,44 @@ public final class Namespace {
     }
 
     /**
+     * What {@link #moveRecordsOffDeadServers} did: moves started, classes it needs a region in first,
+     * and records blocks still on those servers (moving now, or waiting for a region or a free block).
+     */
+    public record RecordsMoves(int started, Set<String> shortOf, int left) {
+    }
+
+    /**
      * Storage servers {@code serverIds} were declared dead: every directory records block on them
      * starts moving to a live server now (rewritten from the namespace), so a listing works again
-     * without waiting for the next write into its container. Walks every container once; returns how
-     * many moves started.
+     * without waiting for the next write into its container. Walks every container once. A block
+     * that needs a region granted first is left where it is, its class in {@code shortOf}: ask for a
+     * region and call again.
      */
-    public synchronized int moveRecordsOffDeadServers(Set<Integer> serverIds) {
+    public synchronized RecordsMoves moveRecordsOffDeadServers(Set<Integer> serverIds) {
         int started = 0;
+        int left = 0;
+        Set<String> shortOf = new java.util.TreeSet<>();
         ArrayDeque<Node> todo = new ArrayDeque<>();
         todo.push(nodes.resolve(Utf8Path.parse("/")));
         while (!todo.isEmpty()) {
             if (todo.pop() instanceof Container c) {
                 for (int i = 0; i < c.blockCount(); i++) {
-                    if (serverIds.contains(c.block(i).server().serverId()) && records.moveOffDead(c, i)) {
-                        started++;
+                    if (!c.enumerable || !serverIds.contains(c.block(i).server().serverId())) {
+                        continue;
+                    }
+                    left++;
+                    try {
+                        if (records.moveOffDead(c, i)) {
+                            started++;
+                        }
+                    } catch (RegionShortage e) {
+                        shortOf.add(e.storageClass());
                     }
                 }
                 c.childList().forEach(todo::push);
             }
         }
-        return started;
+        return new RecordsMoves(started, shortOf, left);
     }
 
     /**
