@@ -43,6 +43,9 @@ final class Chaos implements AutoCloseable {
         s.put("creel.namenode.server.timeout", SERVER_TIMEOUT_MILLIS + "ms");
         s.put("creel.client.connect.timeout", "2s");
         s.put("creel.storage.persistent", Boolean.toString(persistent(seed)));
+        // A client whose connection the chaos cut keeps its leases this long (it retries and writes
+        // on); short, since the run waits that long for the leases of a client it closed.
+        s.put("creel.namenode.retry.lease.hold", "2s");
         return s;
     }
 
@@ -184,6 +187,12 @@ final class Chaos implements AutoCloseable {
     String justifies(Outcome failure) {
         if (!failure.failed() || !LOSS.contains(failure.error()) || failure.message() == null) {
             return null;
+        }
+        if (failure.is(ErrorCode.UNAVAILABLE) && failure.message().contains("not registered again since it restarted")
+                && lastNamenodeRestart != 0
+                && System.nanoTime() - lastNamenodeRestart < TimeUnit.MILLISECONDS.toNanos(SERVER_TIMEOUT_MILLIS)) {
+            // Out of space while a restarted namenode still waits for a killed server known from its log.
+            return "a namenode restarted with a killed server in its log, which it still waits for";
         }
         for (Map.Entry<String, String> e : lost.entrySet()) {
             if (failure.message().contains(e.getKey())) {

@@ -320,12 +320,10 @@ final class ModelRun {
         }
         Outcome closed = call(w::close, info -> info.length());
         file.leased = false;
-        if (chaos != null && (failed != null || closed.failed()) && !closed.is(ErrorCode.OUT_OF_SPACE)) {
-            // A fault broke the writer (its server died, or the namenode went away under a commit):
-            // the File holds what was published before, or everything if the close got through.
-            if (failed == null) {
-                unknown(o, closed);
-            }
+        if (chaos != null && !closed.is(ErrorCode.OUT_OF_SPACE)
+                && (failed != null && failed != ErrorCode.OUT_OF_SPACE || closed.failed() && unknown(o, closed))) {
+            // A killed server broke the writer: the File holds what was published before, or
+            // everything if the close got through.
             resyncFile(path, List.of(published, written), true);
             return;
         }
@@ -543,10 +541,8 @@ final class ModelRun {
         }
         ModelNamespace.Node file = model.find(h.path);
         file.leased = false;
-        if (chaos != null && !closed.is(ErrorCode.OUT_OF_SPACE) && (h.failed != null || closed.failed())) {
-            if (h.failed == null) {
-                unknown(o, closed);
-            }
+        if (chaos != null && !closed.is(ErrorCode.OUT_OF_SPACE)
+                && (h.failed != null && h.failed != ErrorCode.OUT_OF_SPACE || closed.failed() && unknown(o, closed))) {
             resyncFile(h.path, List.of(file.data, h.written), true);
             return;
         }
@@ -562,14 +558,6 @@ final class ModelRun {
 
     /** One fault in {@value #CHAOS_EVERY} steps, on average. */
     private static final int CHAOS_EVERY = 25;
-    /**
-     * Whether the chaos closes the third client with its calls in flight. Off by default while issue
-     * 21 part 1 is open, since it takes the run down: with same-host access the close unmaps a region
-     * under a read still running (SIGSEGV in MappedTransport.read, the JVM gone), and over TCP a read
-     * in flight at the close can be left without an answer for good (seed 2458529858604166531 waited
-     * 60 s). {@code -Dcreel.model.chaos.close=true} turns it on; it becomes the default with that fix.
-     */
-    private static final boolean CLOSE_IN_FLIGHT = Boolean.getBoolean("creel.model.chaos.close");
     private static final String[] IN_FLIGHT_FAULTS = {"closes that client", "kills a storage server",
             "restarts a namenode", "cuts the connections to the namenodes"};
 
@@ -604,7 +592,7 @@ final class ModelRun {
             case 2 -> {
                 chaosTrace(step + ": chaos: cut the client connections to the namenodes");
                 chaosTrace(step + ": chaos: " + chaos.cut());
-                settleHeld("its connection was cut");
+                closeHeldAfterCut();
             }
             default -> inFlight(step, r);
         }
@@ -620,9 +608,6 @@ final class ModelRun {
         inFlightFaults++;
         boolean local = r.nextBoolean();
         int fault = r.nextInt(IN_FLIGHT_FAULTS.length);
-        if (fault == 0 && !CLOSE_IN_FLIGHT) {
-            fault = 1 + r.nextInt(IN_FLIGHT_FAULTS.length - 1);
-        }
         String fresh = "/chaos-" + step; // never one of the generator's names
         chaosTrace(step + ": chaos: a third client (" + (local ? "same-host access" : "TCP only") + ") reads and writes "
                 + fresh + ", then the chaos " + IN_FLIGHT_FAULTS[fault]);
@@ -669,8 +654,7 @@ final class ModelRun {
                 Outcome got = call(() -> f, v -> v);
                 Bytes want = model.find(reads.get(i)).data;
                 // A restarted namenode refuses blocks of a server until it has registered again (SERVER_UNKNOWN).
-                boolean metadataFault = fault >= 2 && (got.is(ErrorCode.UNAVAILABLE) || got.is(ErrorCode.TIMEOUT)
-                        || fault == 2 && got.is(ErrorCode.SERVER_UNKNOWN));
+                boolean metadataFault = fault == 2 && got.is(ErrorCode.SERVER_UNKNOWN);
                 if (!got.sameAs(Outcome.ok(want)) && !(got.failed() && (closed || metadataFault || allowedLoss(got)))) {
                     throw mismatch("a read of " + reads.get(i) + " in flight when the chaos " + IN_FLIGHT_FAULTS[fault]
                             + ": expected " + want + " or an error the fault explains, got " + got, null);
@@ -683,8 +667,10 @@ final class ModelRun {
         }
         Outcome wrote = call(() -> write, v -> v);
         chaosTrace(step + ": chaos: the third client's write of " + fresh + " ended " + wrote);
-        if (fault >= 2) {
-            settleHeld("namenode connections were broken");
+        if (fault == 2) {
+            settleHeld("a namenode restarted");
+        } else if (fault == 3) {
+            closeHeldAfterCut();
         }
         // Its create may still be on its way (sent before the close, not yet read by the namenode): a
         // lookup now could miss a File that appears later. Taking the name here settles that — if it
@@ -707,8 +693,21 @@ final class ModelRun {
     }
 
     /**
-     * A fault reached the held writer (its lease ends with its connection): closes it now and
-     * learns what its File holds — what was published before, or everything it wrote.
+     * The connections to the namenodes were cut: the held writer's client retries on a new one, where
+     * its lease still holds, so its close must go through and publish everything. (A writer idle for
+     * longer than the lease hold would lose its lease, and this run's own waits can take that long.)
+     */
+    private void closeHeldAfterCut() {
+        if (held != null) {
+            chaosTrace("   chaos: close the held writer after the cut");
+            heldClose();
+        }
+    }
+
+    /**
+     * A fault reached the held writer (a namenode restart, which forgets leases; or its own write
+     * failed on a dead server): closes it now and learns what its File holds — what was published
+     * before, or everything it wrote.
      */
     private void settleHeld(String why) {
         if (held == null) {
@@ -727,16 +726,13 @@ final class ModelRun {
     }
 
     /**
-     * Whether the chaos mode leaves a mutation's outcome open: it failed as a lost connection to a
-     * namenode (or a dead server under its directory record) fails it. Such a call may have been
-     * applied before the failure; the caller looks the node up to learn which.
-     * <p>To be tightened with issue 21 part 2: once mutating requests carry ids and are retried
-     * exactly once, a lost connection or a namenode restart must not fail them, and only
-     * {@link #allowedLoss} (a dead server under a directory record) may stay here.
+     * Whether the chaos mode leaves a mutation's outcome open: it failed with a clear error about a
+     * server the chaos killed (under its directory record, say), and may have been applied in part;
+     * the caller looks the node up to learn what holds. A lost connection or a namenode restart
+     * alone must not fail a mutation: the client retries it, and the namenode applies it once.
      */
     private boolean unknown(Operation o, Outcome actual) {
-        if (chaos == null || !actual.failed()
-                || !(actual.is(ErrorCode.UNAVAILABLE) || actual.is(ErrorCode.TIMEOUT) || allowedLoss(actual))) {
+        if (chaos == null || !actual.failed() || !allowedLoss(actual)) {
             return false;
         }
         resynced++;
@@ -770,8 +766,46 @@ final class ModelRun {
         return looked;
     }
 
+    /**
+     * After a create of unknown outcome: looks {@code path} up until the create has settled. A node
+     * is visible to lookups before its directory record is written, and a create whose record cannot
+     * be written (its server died) is undone — the node vanishes again. Once a listing of its parent
+     * shows it, the record is written and the create stands; a lookup that finds nothing means it
+     * was undone (or never ran). Bounded: {@value #SETTLE_SECONDS} s.
+     */
+    private Outcome awaitCreateSettled(String path) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SETTLE_SECONDS);
+        List<String> c = ModelNamespace.split(path);
+        String parent = ModelNamespace.join(c.subList(0, c.size() - 1));
+        String name = c.get(c.size() - 1);
+        while (true) {
+            Outcome looked = lookupSettled(path, CreelNode::length);
+            if (looked.failed()) {
+                return looked;
+            }
+            Outcome listed = call(() -> client.list(parent), entries -> entries.stream().map(DirectoryEntry::name)
+                    .anyMatch(name::equals));
+            if (listed.sameAs(Outcome.ok(true))) {
+                return looked;
+            }
+            if (System.nanoTime() > deadline) {
+                throw mismatch(path + ": found by lookups but not listed in " + parent + " for " + SETTLE_SECONDS
+                        + " s (last listing: " + listed + ")", null);
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw mismatch("interrupted", e);
+            }
+        }
+    }
+
+    private static final int SETTLE_SECONDS = 20;
+
     /** After a create of unknown outcome: the model learns whether {@code path} exists now. */
     private void resyncNode(String path, NodeType type, boolean enumerable) {
+        awaitCreateSettled(path);
         Outcome looked = lookupSettled(path, n -> n.type().displayName());
         if (looked.sameAs(Outcome.ok(type.displayName()))) {
             model.created(path, type, enumerable);
@@ -787,7 +821,7 @@ final class ModelRun {
      * lease once the connection that may have held it is gone. The model learns both.
      */
     private void resyncFile(String path, List<Bytes> candidates, boolean mustExist) {
-        Outcome looked = lookupSettled(path, CreelNode::length);
+        Outcome looked = mustExist ? lookupSettled(path, CreelNode::length) : awaitCreateSettled(path);
         if (looked.is(ErrorCode.NOT_FOUND) && !mustExist) {
             return;
         }
