@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
  * demanded everywhere else.
  *
  * <ul>
- *   <li>default: a few fixed seeds (one and two namenodes), {@value #DEFAULT_OPS} operations each,
- *       without and with chaos — a few seconds;</li>
+ *   <li>default: a few fixed seeds (one and two namenodes), {@value #DEFAULT_OPS} operations each —
+ *       a few seconds; and one with chaos — about 10 s;</li>
  *   <li>{@code -Dcreel.model.chaos=false|true}: only the plain run, or only the chaos run;</li>
  *   <li>{@code -Dcreel.model.seeds=N}: N fresh random seeds (CI's longer runs);</li>
  *   <li>{@code -Dcreel.model.seed=S}: replay seed S;</li>
@@ -40,8 +40,12 @@ class ModelTest {
      * same-host access off; 14 — two namenodes, 64 KiB blocks, two DRAM servers.
      */
     private static final List<Long> DEFAULT_SEEDS = List.of(1L, 3L, 12L, 14L);
-    /** The chaos mode's default: seed 1 (volatile servers, two namenodes), seed 3 (persistent servers, one namenode). */
-    private static final List<Long> DEFAULT_CHAOS_SEEDS = List.of(1L, 3L);
+    /**
+     * The chaos mode's default: seed 3 (persistent servers, one namenode), about 10 s. A seed with two
+     * namenodes takes twice that (a restarted namenode's regions wait for its claim): CI's model-chaos
+     * step runs those.
+     */
+    private static final List<Long> DEFAULT_CHAOS_SEEDS = List.of(3L);
 
     @Test
     void theStoreAgreesWithTheModelOfItsSemantics() {
