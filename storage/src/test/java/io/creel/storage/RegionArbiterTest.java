@@ -85,6 +85,33 @@ class RegionArbiterTest {
     }
 
     @Test
+    void aServerRestartedOnItsDataGrantsNothingUntilItsNamenodesHaveClaimedTheirRegions() {
+        long[] now = {1_000};
+        tags.claim(5, 77); // region 1 holds a block some namenode wrote before the restart
+        RegionArbiter a = new RegionArbiter("test", 10, 4, tags, () -> now[0]);
+        assertTrue(a.holdsData());
+        a.holdGrantsForClaims(2, 10_000);
+        RegionGrantReply early = a.grant(2, 3);
+        assertTrue(early.grants().isEmpty(), "namenode 1 has not claimed region 1 yet");
+        assertFalse(early.full(), "nothing is full: the asker tries again");
+        assertEquals(List.of(1), regions(a.sync(1, List.of(1))));
+        assertEquals(List.of(), regions(a.sync(2, List.of())), "the other has nothing there");
+        assertEquals(List.of(0, 2), regions(a.grant(2, 3)), "every namenode has claimed: grants go on");
+        assertEquals(1, a.ownerOf(1));
+    }
+
+    @Test
+    void aServerRestartedOnItsDataGrantsAgainAfterTheClaimTimeEvenIfANamenodeNeverCame() {
+        long[] now = {1_000};
+        RegionArbiter a = new RegionArbiter("test", 10, 4, tags, () -> now[0]);
+        assertFalse(a.holdsData(), "a fresh volume holds no tag");
+        a.holdGrantsForClaims(2, 10_000);
+        assertTrue(a.grant(1, 1).grants().isEmpty());
+        now[0] += java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        assertEquals(List.of(0), regions(a.grant(1, 1)));
+    }
+
+    @Test
     void badRegionsAndInstancesAreRefused() {
         assertEquals(ErrorCode.INVALID_ARGUMENT, assertThrows(CreelException.class, () -> arbiter.release(1, 3)).code());
         assertEquals(ErrorCode.INVALID_ARGUMENT, assertThrows(CreelException.class, () -> arbiter.grant(0, 1)).code());

@@ -269,6 +269,34 @@ public final class BlockAllocator {
         return blocksOf(server).busyRegions();
     }
 
+    /** Every region of {@code server} granted to this namenode. */
+    public synchronized List<Integer> grantedRegions(StorageServerInfo server) {
+        return blocksOf(server).grantedList();
+    }
+
+    /**
+     * A sync of {@code asked} regions of {@code server} confirmed only {@code confirmed}: the server
+     * restarted and another namenode holds the rest now. Those without a block in use are no longer
+     * this namenode's to allocate from; returns the ones that are still in use (their blocks may be
+     * overwritten by the other namenode: the caller reports them).
+     */
+    public synchronized List<Integer> unconfirmed(StorageServerInfo server, List<Integer> asked,
+                                                  List<Integer> confirmed) {
+        ServerBlocks b = blocksOf(server);
+        List<Integer> inUse = new ArrayList<>();
+        for (int r : asked) {
+            if (confirmed.contains(r)) {
+                continue;
+            }
+            if (b.idle(r)) {
+                b.ungrant(r);
+            } else {
+                inUse.add(r);
+            }
+        }
+        return inUse;
+    }
+
     /**
      * Takes out of use every region that has been empty for {@code idleMillis} and returns them, so
      * the caller gives them back to their servers.

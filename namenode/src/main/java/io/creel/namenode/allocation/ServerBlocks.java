@@ -195,6 +195,20 @@ final class ServerBlocks {
         return out;
     }
 
+    /** Every region granted to this namenode. */
+    List<Integer> grantedList() {
+        List<Integer> out = new ArrayList<>();
+        for (int r = granted.nextSetBit(0); r >= 0; r = granted.nextSetBit(r + 1)) {
+            out.add(r);
+        }
+        return out;
+    }
+
+    /** Whether {@code region} is granted and holds no used or retiring block. */
+    boolean idle(int region) {
+        return granted.get(region) && busy[region] == 0;
+    }
+
     /** Regions holding a used or retiring block. */
     List<Integer> busyRegions() {
         List<Integer> out = new ArrayList<>();

@@ -86,6 +86,19 @@ class BlockAllocatorTest {
     }
 
     @Test
+    void regionsARestartedServerNoLongerConfirmsAreDroppedUnlessTheirBlocksAreInUse() {
+        io.creel.common.protocol.StorageServerInfo s = registry.register(server("dram", "dram", "h1", 1, 8, 4096, 1));
+        allocator.granted(s, 4, List.of(new io.creel.common.protocol.RegionGrantReply.Grant(0, 0),
+                new io.creel.common.protocol.RegionGrantReply.Grant(1, 0)), false);
+        AllocatedBlock used = allocator.allocate("dram", "");
+        int busy = (int) (used.blockNumber() / 4);
+        assertEquals(List.of(0, 1), allocator.grantedRegions(s));
+        assertEquals(List.of(busy), allocator.unconfirmed(s, List.of(0, 1), List.of()),
+                "the region with a block in use is reported, not dropped");
+        assertEquals(List.of(busy), allocator.grantedRegions(s), "the idle one is another namenode's now");
+    }
+
+    @Test
     void roundRobinsOverTheServersOfAClass() {
         int a = add("dram", "h1", 1, 10);
         int b = add("dram", "h2", 2, 10);

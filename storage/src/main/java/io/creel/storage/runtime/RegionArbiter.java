@@ -25,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * the regions of its previous instance are handed over to it provisionally ({@link #handOver}) — it
  * claims those holding its data with a sync, and the rest become free after a while. Meanwhile no
  * other namenode is granted them: they may hold the restarted namenode's data, which it has not
- * claimed yet.
+ * claimed yet. Likewise a server that restarts on a volume holding data (persistent) knows no owner
+ * at all at first: it grants nothing until its namenodes have claimed their regions with a sync
+ * ({@link #holdGrantsForClaims}).
  * Each grant carries the highest tag in the region, so a new owner's tags are always newer than
  * anything a previous owner wrote there.
  */
@@ -39,6 +41,10 @@ public final class RegionArbiter implements RequestHandler {
     /** Per region: until when (nanoTime) its owner holds it only provisionally; 0 when held for good. */
     private final long[] provisionalUntil;
     private final java.util.function.LongSupplier nanos;
+    /** While grants are held for claims: when that ends (nanoTime), and how many instances must sync first. */
+    private long holdUntil;
+    private int claimsAwaited;
+    private final java.util.Set<Long> claimed = new java.util.HashSet<>();
     private final BlockTags tags;
     private int nextFree;
 
@@ -89,6 +95,10 @@ public final class RegionArbiter implements RequestHandler {
     public synchronized RegionGrantReply grant(long instance, int count) {
         checkInstance(instance);
         expireProvisional();
+        if (holdingForClaims()) {
+            // Not full: the asker tries again a little later, when the owners have claimed their regions.
+            return new RegionGrantReply(regionBlocks, List.of(), false);
+        }
         List<RegionGrantReply.Grant> out = new ArrayList<>();
         for (int scanned = 0; scanned < owner.length && out.size() < count; scanned++) {
             int r = (nextFree + scanned) % owner.length;
@@ -121,6 +131,9 @@ public final class RegionArbiter implements RequestHandler {
     public synchronized RegionGrantReply sync(long instance, List<Integer> regions) {
         checkInstance(instance);
         expireProvisional();
+        if (claimsAwaited > 0) {
+            claimed.add(instance);
+        }
         List<RegionGrantReply.Grant> out = new ArrayList<>();
         for (int r : regions) {
             checkRegion(r);
@@ -172,6 +185,42 @@ public final class RegionArbiter implements RequestHandler {
                     name, n, previous, graceMillis, next);
         }
         return n;
+    }
+
+    /** Whether any block of this server holds a tag, i.e. some namenode allocated it (its volume was reopened). */
+    public boolean holdsData() {
+        for (long b = 0; b < blockCount; b++) {
+            if (tags.get(b) != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The server started on a volume that holds data: it grants no region until {@code namenodes}
+     * namenode instances have synced (each claims the regions it holds data in when the server
+     * registers) or {@code maxMillis} have passed, so no region holding one namenode's blocks goes to
+     * another that asks first.
+     */
+    public synchronized void holdGrantsForClaims(int namenodes, long maxMillis) {
+        claimsAwaited = namenodes;
+        claimed.clear();
+        holdUntil = nanos.getAsLong() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(maxMillis);
+        LOG.info("{}: its volume holds data; no region is granted until {} namenode(s) have claimed theirs, at most "
+                + "{} ms", name, namenodes, maxMillis);
+    }
+
+    private boolean holdingForClaims() {
+        if (claimsAwaited == 0) {
+            return false;
+        }
+        if (claimed.size() >= claimsAwaited || nanos.getAsLong() - holdUntil >= 0) {
+            claimsAwaited = 0;
+            claimed.clear();
+            return false;
+        }
+        return true;
     }
 
     /** Provisional holdings whose time is up become free. */

@@ -34,7 +34,8 @@ public final class StorageServerRuntime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StorageServerRuntime.class);
     /**
      * How long a restarted namenode has to claim the regions holding its data (it does so right
-     * after registering, retrying refusals for a few seconds) before they are free for anyone.
+     * after registering, retrying refusals for a few seconds) before they are free for anyone; and
+     * the longest a server restarted on a volume holding data grants nothing while its namenodes claim.
      */
     static final long RESTART_CLAIM_MILLIS = 10_000;
 
@@ -88,6 +89,10 @@ public final class StorageServerRuntime implements AutoCloseable {
                     conf.get(StorageKeys.REGION_SIZE) / info.blockSize()));
             RegionArbiter regions = new RegionArbiter(tierName + " storage " + info.address(), info.blockCount(),
                     regionBlocks, server.tags());
+            if (regions.holdsData()) {
+                // Reopened with data: which namenode held which region died with the last process.
+                regions.holdGrantsForClaims(conf.get(ConfKeys.NAMENODE_ADDRESS).size(), RESTART_CLAIM_MILLIS);
+            }
             server.route(Opcode.REGION_GRANT, regions);
             server.route(Opcode.REGION_RELEASE, regions);
             server.route(Opcode.REGION_SYNC, regions);
