@@ -49,15 +49,9 @@ final class Chaos implements AutoCloseable {
         return s;
     }
 
-    /**
-     * Whether the seed's storage servers keep their data across a restart. Only with one namenode
-     * for now: with two, a restarted persistent server has forgotten which namenode holds which
-     * region (owners are kept in memory) and grants regions holding one namenode's blocks to
-     * whichever asks first, so the other allocates over live data (its readers then get
-     * STALE_BLOCK; "refused regions ... another namenode holds them").
-     */
+    /** Whether the seed's storage servers keep their data across a restart. */
     static boolean persistent(long seed) {
-        return ClusterShape.of(seed).namenodes() == 1 && new SplittableRandom(seed ^ 0x5DEECE66DL).nextBoolean();
+        return new SplittableRandom(seed ^ 0x5DEECE66DL).nextBoolean();
     }
 
     private final MiniCluster cluster;

@@ -771,13 +771,17 @@ final class ModelRun {
      * is visible to lookups before its directory record is written, and a create whose record cannot
      * be written (its server died) is undone — the node vanishes again. Once a listing of its parent
      * shows it, the record is written and the create stands; a lookup that finds nothing means it
-     * was undone (or never ran). Bounded: {@value #SETTLE_SECONDS} s.
+     * was undone (or never ran). Where the parent cannot be listed (its records are on a server the
+     * chaos killed and no live server has room for them), a node found for {@value #UNLISTED_STABLE_MILLIS}
+     * ms stands: its record write failed fast, and undid it at once, or it went through. Bounded:
+     * {@value #SETTLE_SECONDS} s.
      */
     private Outcome awaitCreateSettled(String path) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SETTLE_SECONDS);
         List<String> c = ModelNamespace.split(path);
         String parent = ModelNamespace.join(c.subList(0, c.size() - 1));
         String name = c.get(c.size() - 1);
+        long unlistedSince = 0;
         while (true) {
             Outcome looked = lookupSettled(path, CreelNode::length);
             if (looked.failed()) {
@@ -787,6 +791,14 @@ final class ModelRun {
                     .anyMatch(name::equals));
             if (listed.sameAs(Outcome.ok(true))) {
                 return looked;
+            }
+            if (listed.failed() && chaos.justifies(listed) != null) {
+                unlistedSince = unlistedSince == 0 ? System.nanoTime() : unlistedSince;
+                if (System.nanoTime() - unlistedSince > TimeUnit.MILLISECONDS.toNanos(UNLISTED_STABLE_MILLIS)) {
+                    return looked;
+                }
+            } else {
+                unlistedSince = 0;
             }
             if (System.nanoTime() > deadline) {
                 throw mismatch(path + ": found by lookups but not listed in " + parent + " for " + SETTLE_SECONDS
@@ -802,6 +814,7 @@ final class ModelRun {
     }
 
     private static final int SETTLE_SECONDS = 20;
+    private static final long UNLISTED_STABLE_MILLIS = 2_000;
 
     /** After a create of unknown outcome: the model learns whether {@code path} exists now. */
     private void resyncNode(String path, NodeType type, boolean enumerable) {
