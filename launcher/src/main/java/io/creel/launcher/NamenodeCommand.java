@@ -3,6 +3,8 @@ package io.creel.launcher;
 import io.creel.cli.CommonOptions;
 import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.CreelConf;
+import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
 import io.creel.common.net.HostPort;
 import io.creel.namenode.NamenodeKeys;
 import io.creel.namenode.NamenodeServer;
@@ -11,9 +13,12 @@ import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -35,7 +40,8 @@ public final class NamenodeCommand implements Callable<Integer> {
     Integer port;
 
     @Option(names = "--index", paramLabel = "I", description = "Which entry of creel.namenode.address this namenode is "
-            + "(default: the entry naming this machine, else the first).")
+            + "(default: the only entry, else the only one naming this machine; a namenode that cannot tell refuses "
+            + "to start).")
     Integer index;
 
     @Override
@@ -76,19 +82,46 @@ public final class NamenodeCommand implements Callable<Integer> {
         });
     }
 
-    /** The first entry whose host is an address of this machine; 0 if none is. */
+    /**
+     * Which entry of {@code entries} this namenode is: the only one, else the only one whose host is
+     * an address of this machine. Anything else is ambiguous, and a namenode that guessed would serve
+     * another's partition: refused, asking for {@code --index}.
+     */
     static int localEntry(List<HostPort> entries) {
+        return localEntry(entries, NamenodeCommand::isThisMachine);
+    }
+
+    static int localEntry(List<HostPort> entries, Predicate<String> isThisMachine) {
+        if (entries.size() == 1) {
+            return 0;
+        }
+        List<Integer> here = new ArrayList<>();
         for (int i = 0; i < entries.size(); i++) {
-            try {
-                for (InetAddress a : InetAddress.getAllByName(entries.get(i).host())) {
-                    if (!a.isLoopbackAddress() && NetworkInterface.getByInetAddress(a) != null) {
-                        return i;
-                    }
-                }
-            } catch (UnknownHostException | SocketException e) {
-                // not resolvable here: not this machine
+            if (isThisMachine.test(entries.get(i).host())) {
+                here.add(i);
             }
         }
-        return 0;
+        if (here.size() == 1) {
+            return here.get(0);
+        }
+        throw new CreelException(ErrorCode.CONFIGURATION, "cannot tell which of the " + entries.size()
+                + " entries of creel.namenode.address (" + entries.stream().map(HostPort::toString)
+                .collect(Collectors.joining(", ")) + ") this namenode is: "
+                + (here.isEmpty() ? "none names this machine" : "entries " + here + " name this machine")
+                + "; start it with --index I (0.." + (entries.size() - 1) + ")");
+    }
+
+    /** Whether {@code host} resolves to an address of this machine (a loopback address counts). */
+    private static boolean isThisMachine(String host) {
+        try {
+            for (InetAddress a : InetAddress.getAllByName(host)) {
+                if (a.isLoopbackAddress() || NetworkInterface.getByInetAddress(a) != null) {
+                    return true;
+                }
+            }
+        } catch (UnknownHostException | SocketException e) {
+            // not resolvable here: not this machine
+        }
+        return false;
     }
 }

@@ -38,7 +38,7 @@ class ArchitectureTest {
         layer(4, "cli", "minicluster", "ops");
         layer(5, "hdfs-adapter", "spark-shuffle", "spark-broadcast", "ycsb-binding", "bench");
         layer(6, "launcher");
-        layer(7, "multihost-tests");
+        layer(7, "multihost-tests", "dist");
     }
 
     private static void layer(int level, String... modules) {

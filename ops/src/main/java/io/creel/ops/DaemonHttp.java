@@ -9,6 +9,7 @@ import io.creel.namenode.NamenodeServer;
 import io.creel.ops.health.DaemonReadiness;
 import io.creel.ops.health.Readiness;
 import io.creel.ops.http.OpsHttpServer;
+import io.creel.ops.metrics.BuildMetrics;
 import io.creel.ops.metrics.CreelMetrics;
 import io.creel.ops.metrics.NamenodeMetrics;
 import io.creel.ops.metrics.RpcMetrics;
@@ -126,12 +127,13 @@ public final class DaemonHttp implements AutoCloseable {
 
     /**
      * Starts a server whose readiness is {@code startingReason} until a daemon is attached. Every
-     * daemon process reports its RPC servers, its data-plane transfers and its JVM; a namenode's (one with
+     * daemon process reports its build, its RPC servers, its data-plane transfers and its JVM; a namenode's (one with
      * {@code partitions}) serves the status page.
      */
     private static DaemonHttp starting(String name, String host, int port, String startingReason,
                                        List<HostPort> partitions, int self) {
         PrometheusRegistry registry = new PrometheusRegistry();
+        BuildMetrics.register(registry);
         TransferMetrics.register(registry);
         // Heap, direct buffers (the transports' pools), GC pauses, threads, process CPU and memory.
         JvmMetrics.builder().register(registry);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.creel.common.BuildInfo;
 import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.CreelConf;
 import io.creel.common.net.HostPort;
@@ -31,6 +32,17 @@ class DaemonHttpTest {
     void withoutAPortNoDaemonServesHttp() {
         CreelConf conf = CreelConf.of(Map.of());
         assertEquals(Optional.empty(), DaemonHttp.namenode(conf, 0));
+    }
+
+    @Test
+    void everyDaemonReportsTheBuildItRuns() {
+        CreelConf conf = CreelConf.of(Map.of(OpsKeys.HTTP_PORT.name(), Integer.toString(freePort()),
+                OpsKeys.HTTP_HOST.name(), "127.0.0.1", ConfKeys.NAMENODE_ADDRESS.name(), "creel://127.0.0.1:1234"));
+        try (DaemonHttp http = DaemonHttp.namenode(conf, 0).orElseThrow()) {
+            String metrics = Http.get(http.port(), "/metrics").body();
+            assertTrue(metrics.contains("creel_build_info{commit=\"" + BuildInfo.current().commit() + "\",version=\""
+                    + BuildInfo.current().version() + "\"} 1"), metrics);
+        }
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.creel.ops.status;
 
+import io.creel.common.BuildInfo;
 import io.creel.common.conf.ConfValues;
 import io.creel.common.namespace.NodeType;
 import io.creel.common.net.HostPort;
@@ -40,6 +41,7 @@ public final class StatusPage {
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
                 .append("<title>Creel — ").append(Html.esc(title)).append("</title><style>").append(CSS)
                 .append("</style></head><body>\n<header><h1>Creel</h1><span class=\"who\">").append(Html.esc(title))
+                .append("</span><span class=\"build\">").append(Html.esc(BuildInfo.current().toString()))
                 .append("</span><nav><a href=\"/metrics\">metrics</a><a href=\"/health\">health</a></nav>")
                 .append("<span class=\"when\">").append(TIME.format(Instant.now()))
                 .append(" · refreshes every ").append(REFRESH_SECONDS).append(" s</span></header>\n<main>\n");
@@ -215,6 +217,7 @@ public final class StatusPage {
             header{display:flex;align-items:baseline;gap:16px;padding:12px 24px;background:#17324d;color:#fff}
             header h1{margin:0;font-size:20px;letter-spacing:.5px}
             header .who{font-weight:600}
+            header .build{font-size:12px;opacity:.8}
             header nav a{color:#cfe0f2;font-size:12px;margin-right:12px;text-decoration:none}
             header nav a:hover{text-decoration:underline}
             header .when{margin-left:auto;opacity:.8;font-size:12px}

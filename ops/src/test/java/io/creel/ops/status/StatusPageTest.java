@@ -3,6 +3,7 @@ package io.creel.ops.status;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.creel.common.BuildInfo;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.NodeType;
@@ -20,6 +21,13 @@ class StatusPageTest {
         String html = StatusPage.render("namenode a:1", null);
         assertTrue(html.contains("<h2>Starting</h2>"), html);
         assertTrue(html.contains("<meta http-equiv=\"refresh\" content=\"5\">"), html);
+    }
+
+    @Test
+    void theHeaderNamesTheBuildTheNamenodeRuns() {
+        String html = StatusPage.render("namenode a:1", null);
+        assertTrue(html.contains("<span class=\"build\">" + BuildInfo.current().version() + " (commit "
+                + BuildInfo.current().commit() + ")</span>"), html);
     }
 
     @Test

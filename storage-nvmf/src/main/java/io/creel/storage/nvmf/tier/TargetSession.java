@@ -40,9 +40,24 @@ final class TargetSession implements AutoCloseable {
     private final VolumeLayout layout;
     private final long token;
     private final ScheduledThreadPoolExecutor timer;
-    private volatile Attached current;
-    private volatile String problem;
+    /**
+     * The controller now connected, or why there is none: one value, so a reader never sees the
+     * controller gone without its reason (two fields read apart once told a test "the session is
+     * closed" in the instant between a lost controller and the reason it was lost).
+     */
+    private volatile Link link;
     private volatile boolean closed;
+
+    /** Exactly one of the two is set. */
+    private record Link(Attached attached, String problem) {
+        static Link to(Attached a) {
+            return new Link(a, null);
+        }
+
+        static Link down(String why) {
+            return new Link(null, why);
+        }
+    }
 
     private TargetSession(NvmfSettings settings, TargetConnector connector, VolumeLayout layout, long token,
                           Attached first) {
@@ -50,7 +65,7 @@ final class TargetSession implements AutoCloseable {
         this.connector = connector;
         this.layout = layout;
         this.token = token;
-        this.current = first;
+        this.link = Link.to(first);
         this.timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "creel-nvmf-reconnect");
             t.setDaemon(true);
@@ -128,16 +143,16 @@ final class TargetSession implements AutoCloseable {
 
     /** The volume, through the controller now connected; UNAVAILABLE saying why when there is none. */
     VolumeIo io() {
-        Attached a = current;
-        if (a == null) {
-            throw new CreelException(ErrorCode.UNAVAILABLE, problemOr("the session is closed"));
+        Link l = link;
+        if (l.attached() == null) {
+            throw new CreelException(ErrorCode.UNAVAILABLE, l.problem());
         }
-        return a.io();
+        return l.attached().io();
     }
 
     /** Why the volume cannot be reached now, or {@code null} while it can. */
     String problem() {
-        return current == null ? problemOr("the session is closed") : null;
+        return link.problem();
     }
 
     VolumeLayout layout() {
@@ -153,25 +168,20 @@ final class TargetSession implements AutoCloseable {
         return "namespace " + settings.nsid() + " of " + settings.target();
     }
 
-    private String problemOr(String fallback) {
-        String p = problem;
-        return p != null ? p : fallback;
-    }
-
     private void watch(Attached a) {
         a.controller().failure().thenAccept(cause -> lost(a, cause));
     }
 
     private void lost(Attached a, NvmfException cause) {
+        String why = "lost the NVMe-oF target " + settings.target() + " at " + Instant.now() + ": "
+                + cause.getMessage() + "; reconnecting every " + settings.reconnectInterval().toMillis() + " ms";
         synchronized (this) {
-            if (closed || current != a) {
+            if (closed || link.attached() != a) {
                 return;
             }
-            current = null;
-            problem = "lost the NVMe-oF target " + settings.target() + " at " + Instant.now() + ": "
-                    + cause.getMessage() + "; reconnecting every " + settings.reconnectInterval().toMillis() + " ms";
+            link = Link.down(why);
         }
-        LOG.error("{}", problem);
+        LOG.error("{}", why);
         a.controller().close();
         schedule();
     }
@@ -198,12 +208,15 @@ final class TargetSession implements AutoCloseable {
             if (header.isEmpty() || header.get().token() != token || !header.get().layout().equals(layout)) {
                 String found = header.map(h -> "volume " + Long.toHexString(h.token())).orElse("no Creel volume");
                 controller.close();
+                String lost = device.describe() + " no longer holds this server's volume " + Long.toHexString(token)
+                        + " (it holds " + found + "): the blocks stored there are lost. Restart the storage server "
+                        + "to offer the namespace afresh";
                 synchronized (this) {
-                    problem = device.describe() + " no longer holds this server's volume " + Long.toHexString(token)
-                            + " (it holds " + found + "): the blocks stored there are lost. Restart the storage server "
-                            + "to offer the namespace afresh";
+                    if (!closed) {
+                        link = Link.down(lost);
+                    }
                 }
-                LOG.error("{}", problem);
+                LOG.error("{}", lost);
                 return; // for good: reconnecting again cannot bring the blocks back
             }
             Attached a = new Attached(controller, new VolumeIo(new ByteRangeIo(device), layout, token));
@@ -212,8 +225,7 @@ final class TargetSession implements AutoCloseable {
                     controller.close();
                     return;
                 }
-                current = a;
-                problem = null;
+                link = Link.to(a);
             }
             watch(a);
             LOG.info("reconnected to the NVMe-oF target {}: {}", settings.target(), controller.describe());
@@ -221,13 +233,15 @@ final class TargetSession implements AutoCloseable {
             if (controller != null) {
                 controller.close();
             }
-            String why = e.getMessage();
+            String why = "lost the NVMe-oF target " + settings.target() + "; reconnecting every "
+                    + settings.reconnectInterval().toMillis() + " ms, the last attempt at " + Instant.now()
+                    + " failed: " + e.getMessage();
             synchronized (this) {
-                problem = "lost the NVMe-oF target " + settings.target() + "; reconnecting every "
-                        + settings.reconnectInterval().toMillis() + " ms, the last attempt at " + Instant.now()
-                        + " failed: " + why;
+                if (!closed) {
+                    link = Link.down(why);
+                }
             }
-            LOG.debug("{}", problem);
+            LOG.debug("{}", why);
             schedule();
         }
     }
@@ -240,9 +254,8 @@ final class TargetSession implements AutoCloseable {
                 return;
             }
             closed = true;
-            a = current;
-            current = null;
-            problem = "the storage server stopped";
+            a = link.attached();
+            link = Link.down("the storage server stopped");
         }
         timer.shutdownNow();
         try {

@@ -1,0 +1,164 @@
+package io.creel.namenode.namespace;
+
+import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
+import io.creel.common.protocol.BlockLocation;
+import io.creel.namenode.allocation.AllocatedBlock;
+import io.creel.namenode.allocation.BlockAllocator;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where the blocks of nodes are: allocating them in order (MAP with a lease), answering where they
+ * are (MAP without one, LOCATE), moving a block whose server its writer cannot reach, and giving back
+ * blocks beyond a committed length. Every allocation is logged. Called under the namespace lock.
+ */
+final class BlockMap {
+    private static final Logger LOG = LoggerFactory.getLogger(BlockMap.class);
+
+    private final NodeTable nodes;
+    private final BlockAllocator allocator;
+    private final long blockSize;
+    private final Supplier<NamespaceLog> log;
+
+    BlockMap(NodeTable nodes, BlockAllocator allocator, long blockSize, Supplier<NamespaceLog> log) {
+        this.nodes = nodes;
+        this.allocator = allocator;
+        this.blockSize = blockSize;
+        this.log = log;
+    }
+
+    /** A new block for {@code n}, of its storage class and location, away from servers its writer cannot reach. */
+    AllocatedBlock allocate(Node n) {
+        Set<Integer> avoid = n instanceof DataNode d && d.lease != null ? d.lease.unreachable : Set.of();
+        return allocator.allocate(NodeTable.storageClassOf(n, allocator.defaultClass()), NodeTable.locationOf(n),
+                avoid);
+    }
+
+    /** See {@link Namespace#map(long, long, long, long)}. */
+    BlockLocation map(long nodeId, long index, long lease, long unreachableTag) {
+        Node n = nodes.get(nodeId);
+        if (n == null) {
+            throw new CreelException(ErrorCode.NOT_FOUND, "node " + nodeId + " does not exist (removed or replaced)");
+        }
+        if (lease == 0) {
+            if (index < n.blockCount()) {
+                return n.block((int) index).at(n.id, index);
+            }
+            throw new CreelException(ErrorCode.NOT_FOUND, n.path() + " (node " + nodeId + ") has no block at index "
+                    + index + "; it has " + n.blockCount()
+                    + (InlineValues.data(n) != null ? " (its bytes are kept inline by the namenode)" : ""));
+        }
+        if (n.state == Node.State.RETIRED) {
+            throw new CreelException(ErrorCode.NOT_FOUND, n.path() + " (node " + nodeId
+                    + ") was removed or replaced; it can no longer be written");
+        }
+        if (!(n instanceof DataNode d)) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, n.path() + ": a " + n.type.displayName()
+                    + "'s data is written by the namenode; map it without a lease");
+        }
+        if (d.leaseValue() != lease) {
+            throw new CreelException(ErrorCode.LEASE_CONFLICT, n.path() + ": the lease given is not this "
+                    + n.type.displayName() + "'s write lease; only the lease holder may allocate blocks");
+        }
+        if (unreachableTag != 0) {
+            return moveUnreachable(d, index, unreachableTag);
+        }
+        if (index < d.blockCount()) {
+            return d.block((int) index).at(d.id, index);
+        }
+        if (index > d.blockCount()) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, n.path() + ": blocks are allocated in order; with "
+                    + d.blockCount() + " blocks the next one is index " + d.blockCount() + ", not " + index);
+        }
+        AllocatedBlock b = allocate(d);
+        d.addBlock(b);
+        // A MAP need not wait for its record: the COMMIT that publishes data in this block waits for it.
+        log.get().block(d.id, (int) index, b);
+        return b.at(d.id, index);
+    }
+
+    /** See {@link Namespace#locate}. */
+    List<BlockLocation> locate(long nodeId, long first, int count) {
+        BlockLocation head = map(nodeId, first, 0, 0);
+        Node n = nodes.get(nodeId);
+        long end = Math.min(n.blockCount(), first + count);
+        List<BlockLocation> out = new ArrayList<>((int) (end - first));
+        out.add(head);
+        for (long i = first + 1; i < end; i++) {
+            out.add(n.block((int) i).at(n.id, i));
+        }
+        return out;
+    }
+
+    private BlockLocation moveUnreachable(DataNode n, long index, long unreachableTag) {
+        if (index >= n.blockCount()) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, n.path() + ": block " + index
+                    + " cannot move, it was never allocated (the node has " + n.blockCount() + ")");
+        }
+        AllocatedBlock old = n.block((int) index);
+        if (old.tag() != unreachableTag) {
+            return old.at(n.id, index); // moved already, for another piece of the same block
+        }
+        if (n.inline == null && index * blockSize < n.length) {
+            throw new CreelException(ErrorCode.UNAVAILABLE, n.path() + ": block " + index + " holds published bytes "
+                    + "on storage server " + old.server().address() + ", which the writer cannot reach; it cannot move");
+        }
+        Set<Integer> avoid = new HashSet<>(n.lease.unreachable);
+        avoid.add(old.server().serverId());
+        AllocatedBlock b = allocator.allocate(NodeTable.storageClassOf(n, allocator.defaultClass()),
+                NodeTable.locationOf(n), avoid); // throws before anything changed
+        n.lease.unreachable = Set.copyOf(avoid);
+        n.setBlock((int) index, b);
+        allocator.retire(List.of(old));
+        log.get().block(n.id, (int) index, b);
+        LOG.info("{}: block {} moved from storage server {}, which its writer cannot reach, to {}", n.path(), index,
+                old.server().address(), b.server().address());
+        return b.at(n.id, index);
+    }
+
+    /** Allocates (and logs) blocks of {@code container} until it has block {@code blockIndex}. */
+    void growTo(Container container, long blockIndex) {
+        while (container.blockCount() <= blockIndex) {
+            AllocatedBlock b = allocate(container);
+            container.addBlock(b);
+            log.get().block(container.id, container.blockCount() - 1, b);
+        }
+    }
+
+    /**
+     * Frees blocks beyond the committed length (all of them when the bytes are inline). A length
+     * never shrinks, so these blocks were never readable: no reader can hold their locations, and
+     * they need no reuse delay.
+     */
+    void trim(DataNode n) {
+        long keep = n.inline != null ? 0 : (n.length + blockSize - 1) / blockSize;
+        if (n.blockCount() > keep) {
+            allocator.freeUnpublished(n.truncateBlocks((int) keep));
+            log.get().trimmed(n.id, (int) keep);
+        }
+    }
+
+    static BlockLocation firstBlock(Node n) {
+        return n.blockCount() == 0 ? null : n.block(0).at(n.id, 0);
+    }
+
+    /**
+     * The first block as a reader (no lease) may learn it: a container's records, or a File's or
+     * KeyValue's block 0 once it holds committed bytes. A block a writer holds beyond the committed
+     * length goes back at its close without a reuse delay (see {@link #trim}); a reader that had
+     * cached its location would later take it for the node's block 0 — and, writing to the node
+     * itself, skip allocating it.
+     */
+    static BlockLocation readableFirstBlock(Node n) {
+        if (n instanceof DataNode d && (d.inline != null || d.length == 0)) {
+            return null;
+        }
+        return firstBlock(n);
+    }
+}
