@@ -4,7 +4,6 @@ import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.CreelConf;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.net.HostPort;
-import io.creel.common.protocol.ServerStatus;
 import io.creel.minicluster.MiniCluster;
 import io.creel.namenode.NamenodeServer;
 import io.creel.storage.local.LocalTierKeys;
@@ -82,10 +81,6 @@ final class Chaos implements AutoCloseable {
     /** The random stream of chaos decisions (which fault, when, where). */
     SplittableRandom random() {
         return random;
-    }
-
-    boolean persistent() {
-        return persistent;
     }
 
     /** Client configuration that reaches the namenodes through the cuttable proxies. */
@@ -200,7 +195,7 @@ final class Chaos implements AutoCloseable {
      * Waits until every namenode reports every running storage server live, so what follows meets
      * a settled cluster (a restarted namenode refuses a server's blocks until it registers again).
      */
-    void awaitSettled() {
+    private void awaitSettled() {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SETTLE_MILLIS);
         while (true) {
             String missing = unsettled();
@@ -267,16 +262,5 @@ final class Chaos implements AutoCloseable {
     @Override
     public void close() {
         proxies.forEach(CuttableProxy::close);
-    }
-
-    /** Servers as the namenodes report them, for a failure's message. */
-    String servers() {
-        StringBuilder b = new StringBuilder();
-        for (NamenodeServer nn : cluster.namenodes()) {
-            for (ServerStatus s : nn.status().servers()) {
-                b.append(s.server().address()).append('=').append(s.state()).append(' ');
-            }
-        }
-        return b.toString().trim();
     }
 }

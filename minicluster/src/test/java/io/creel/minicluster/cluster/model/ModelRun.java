@@ -625,6 +625,7 @@ final class ModelRun {
         Bytes data = Content.of(-1L - step, 0, 1 + r.nextInt(3 * shape.blockSize()));
         List<CompletableFuture<Object>> pending = new ArrayList<>();
         CompletableFuture<Object> write;
+        Outcome wrote;
         boolean closed = false;
         CreelClient third = CreelClient.connect(chaos.clientConf(local));
         try {
@@ -660,13 +661,19 @@ final class ModelRun {
                             + ": expected " + want + " or an error the fault explains, got " + got, null);
                 }
             }
+            CompletableFuture<Object> w = write;
+            wrote = call(() -> w, v -> v);
+            chaosTrace(step + ": chaos: the third client's write of " + fresh + " ended " + wrote);
+            if (fault == 3 && wrote.failed() && !allowedLoss(wrote)) {
+                // Its client retries each call on a new connection, its lease held meanwhile.
+                throw mismatch("the third client's write of " + fresh + " failed across a cut of its connections: "
+                        + wrote, null);
+            }
         } finally {
             if (!closed) {
                 third.close(); // its lease on the new File, if it still holds one, ends with its connections
             }
         }
-        Outcome wrote = call(() -> write, v -> v);
-        chaosTrace(step + ": chaos: the third client's write of " + fresh + " ended " + wrote);
         if (fault == 2) {
             settleHeld("a namenode restarted");
         } else if (fault == 3) {
@@ -928,9 +935,32 @@ final class ModelRun {
                 expect(o, Outcome.ok(n.data), read, Set.of(), path);
                 checkLength(o, path, length);
             } else {
-                expect(o, model.list(path), call(() -> client.list(path), ModelRun::names), Set.of(), path);
+                Outcome expected = model.list(path);
+                Outcome listed = call(() -> client.list(path), ModelRun::names);
+                expect(o, expected, listed, Set.of(), path + listingDifference(path, expected, listed));
             }
         }
+    }
+
+    /** For a listing that disagrees: the names only one side has, and what a lookup of each says now. */
+    private String listingDifference(String path, Outcome expected, Outcome listed) {
+        if (expected.sameAs(listed) || !(expected.value() instanceof List<?> want) || !(listed.value() instanceof List<?> got)) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder();
+        for (Object e : want) {
+            if (!got.contains(e)) {
+                String name = String.valueOf(e).substring(0, String.valueOf(e).lastIndexOf(':'));
+                b.append("; missing ").append(e).append(", a lookup says ")
+                        .append(call(() -> client.lookup(join(path, name)), n -> n.type().displayName()));
+            }
+        }
+        for (Object e : got) {
+            if (!want.contains(e)) {
+                b.append("; unexpected ").append(e);
+            }
+        }
+        return b.toString();
     }
 
     /** The length a lookup reports is what the model says was published. */
