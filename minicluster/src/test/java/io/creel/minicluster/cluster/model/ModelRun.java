@@ -664,7 +664,7 @@ final class ModelRun {
             CompletableFuture<Object> w = write;
             wrote = call(() -> w, v -> v);
             chaosTrace(step + ": chaos: the third client's write of " + fresh + " ended " + wrote);
-            if (fault == 3 && wrote.failed() && !allowedLoss(wrote)) {
+            if (fault == 3 && wrote.failed() && !wrote.is(ErrorCode.OUT_OF_SPACE) && !allowedLoss(wrote)) {
                 // Its client retries each call on a new connection, its lease held meanwhile.
                 throw mismatch("the third client's write of " + fresh + " failed across a cut of its connections: "
                         + wrote, null);
