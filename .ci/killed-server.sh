@@ -10,15 +10,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 gets=${CREEL_KILLED_SERVER_GETS:-10}
 
-port=""
-for _ in $(seq 1 50); do
-  candidate=$((20000 + RANDOM % 12000))
-  if ! (exec 3<>"/dev/tcp/127.0.0.1/$candidate") 2>/dev/null; then
-    port=$candidate
-    break
-  fi
-done
-[ -n "$port" ] || { echo "killed-server: FAILED: no free port found in 20000-31999" >&2; exit 1; }
+. "$root/.ci/free-port.sh"
+port=$(free_port killed-server) || exit 1
 work=$(mktemp -d)
 shm=$(mktemp -d -p /dev/shm creel-killed-XXXXXX 2>/dev/null || mktemp -d)
 pids=()

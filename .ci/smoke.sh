@@ -5,17 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# A port below Linux's ephemeral range (32768 and up, where outgoing connections take theirs) that
-# nothing listens on now.
-port=""
-for _ in $(seq 1 50); do
-  candidate=$((20000 + RANDOM % 12000))
-  if ! (exec 3<>"/dev/tcp/127.0.0.1/$candidate") 2>/dev/null; then
-    port=$candidate
-    break
-  fi
-done
-[ -n "$port" ] || { echo "smoke: FAILED: no free port found in 20000-31999" >&2; exit 1; }
+. .ci/free-port.sh # the working directory is the repository's root here
+port=$(free_port smoke) || exit 1
 work=$(mktemp -d)
 log="$work/local.log"
 pid=""
