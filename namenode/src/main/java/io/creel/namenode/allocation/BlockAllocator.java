@@ -88,6 +88,12 @@ public final class BlockAllocator {
         return registry.isLive(server.serverId());
     }
 
+    /** Whether {@code server} is draining: it takes no new block, and what it holds must leave. */
+    public boolean isDraining(StorageServerInfo server) {
+        ServerRegistry.ServerView v = registry.view(server.serverId());
+        return v != null && v.draining() && !v.decommissioned();
+    }
+
     /** How long the namenode has not heard from {@code server} (0 if it does not know it). */
     public long silentForMillis(StorageServerInfo server) {
         ServerRegistry.ServerView v = registry.view(server.serverId());

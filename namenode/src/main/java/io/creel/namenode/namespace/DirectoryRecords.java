@@ -162,12 +162,14 @@ final class DirectoryRecords {
      * @throws RegionShortage with nothing changed, when a region must be granted first
      */
     boolean moveOffDead(Container container, int index) {
+        StorageServerInfo server = container.block(index).server();
+        boolean draining = allocator.isDraining(server);
         if (container.state != Node.State.LIVE || !container.enumerable || moving.containsKey(
-                new BlockKey(container.id, index)) || allocator.isLive(container.block(index).server())) {
+                new BlockKey(container.id, index)) || allocator.isLive(server) && !draining) {
             return false;
         }
         try {
-            move(container, index, "was declared dead");
+            move(container, index, draining ? "is draining" : "was declared dead");
             return true;
         } catch (RegionShortage e) {
             throw e;
@@ -330,11 +332,13 @@ final class DirectoryRecords {
                 log.get().block(c.id, m.index(), m.to());
                 // Readers may still hold the old location: it waits out the reuse delay like any freed block.
                 allocator.retire(List.of(m.from()));
-                if (moved.size() == MOVES_KEPT) {
-                    moved.removeFirst();
+                if (!allocator.isLive(m.from().server())) { // off a draining server, no listing failed
+                    if (moved.size() == MOVES_KEPT) {
+                        moved.removeFirst();
+                    }
+                    moved.addLast(new Moved(c, m.from().server(), m.to().server(), m.names(),
+                            Math.max(0, clock.getAsLong() - m.unlistedSince())));
                 }
-                moved.addLast(new Moved(c, m.from().server(), m.to().server(), m.names(),
-                        Math.max(0, clock.getAsLong() - m.unlistedSince())));
             } else {
                 // Never given to a reader: it can be reused at once.
                 allocator.freeUnpublished(List.of(m.to()));

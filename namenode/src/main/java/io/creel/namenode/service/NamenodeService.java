@@ -328,13 +328,16 @@ public final class NamenodeService implements RequestHandler {
 
     /**
      * Moves the directory records off every server declared dead (the namenode's timer calls this),
-     * instead of at the next write into each container. Each tick walks the namespace again for a
+     * instead of at the next write into each container, and off every draining one (it is
+     * decommissioned only once it holds no block). Each tick walks the namespace again for a
      * server that still holds records (a move under way, one that failed, one that waits for a region,
      * asked for here), for at most {@value #RECORDS_WALKS} ticks after its death; after that the next
      * write into a container moves its records. A server that comes back and dies again starts over.
      */
     public void moveRecordsOffDeadServers() {
-        java.util.Set<Integer> dead = registry.declaredDead();
+        java.util.Set<Integer> dead = new java.util.TreeSet<>(registry.declaredDead());
+        // A draining server is left only once it holds no block: directory records must move off it too.
+        registry.draining().forEach(s -> dead.add(s.serverId()));
         java.util.Set<Integer> walk = new java.util.TreeSet<>();
         synchronized (recordsWalksLeft) {
             recordsWalksLeft.keySet().retainAll(dead);
