@@ -65,9 +65,14 @@ public final class AdminCommand implements Runnable {
         }
     }
 
+    private static String seconds(long millis) {
+        return String.format(java.util.Locale.ROOT, "%.1f", millis / 1000.0);
+    }
+
     /** {@code creel admin fsck [PATH]}. */
-    @Command(name = "fsck", description = "List Files and values with blocks on dead or departed storage servers; "
-            + "exit code 1 if any.")
+    @Command(name = "fsck", description = "List Files and values with blocks on dead or departed storage servers, and "
+            + "directories whose listing such a server took along (moved since, or still there); exit code 1 if "
+            + "data is lost or a listing still fails.")
     public static final class Fsck implements Callable<Integer> {
         @Mixin
         CommonOptions common;
@@ -89,11 +94,29 @@ public final class AdminCommand implements Runnable {
                     out.println(d.path() + ": " + d.lostBlocks() + " of " + d.totalBlocks() + " blocks lost on "
                             + String.join(", ", d.servers()));
                 }
+                long stuck = 0;
+                for (FsckReply.Records d : r.records()) {
+                    String was = d.path() + ": its directory records (" + d.names() + " name" + (d.names() == 1 ? "" : "s")
+                            + ") " + (d.stuck() ? "are" : "were") + " on " + d.server();
+                    if (d.stuck()) {
+                        stuck++;
+                        out.println(was + "; its listing fails (for " + seconds(d.unlistedMillis()) + " s so far) until the "
+                                + "namenode moves them");
+                    } else {
+                        out.println(was + "; rewritten on " + d.movedTo() + " from the namespace, no name lost; its "
+                                + "listing failed for " + seconds(d.unlistedMillis()) + " s meanwhile");
+                    }
+                }
                 out.println(r.damaged().isEmpty() ? "fsck " + p.path() + ": " + r.checked() + " nodes with data, none lost"
                         : "fsck " + p.path() + ": " + r.damaged().size() + " of " + r.checked()
                         + " nodes with data have lost blocks");
+                if (!r.records().isEmpty()) {
+                    out.println("fsck " + p.path() + ": " + r.records().size() + " container listing"
+                            + (r.records().size() == 1 ? "" : "s") + " lost with dead servers, " + stuck
+                            + " not restored yet");
+                }
                 out.flush();
-                return r.damaged().isEmpty() ? 0 : 1;
+                return r.damaged().isEmpty() && stuck == 0 ? 0 : 1;
             }
         }
     }

@@ -222,7 +222,8 @@ public final class CreelClient implements AutoCloseable {
 
     /**
      * Files and KeyValues at or below {@code path} that have blocks on storage servers that are dead
-     * or gone; for "/" every partition is checked.
+     * or gone, and containers whose directory records were on such a server; for "/" every partition
+     * is checked.
      */
     public CompletableFuture<io.creel.common.protocol.FsckReply> fsck(String path) {
         return admin.fsck(path);

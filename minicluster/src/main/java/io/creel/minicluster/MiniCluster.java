@@ -37,7 +37,10 @@ public final class MiniCluster implements AutoCloseable {
     /** Replaced in place when a namenode restarts. */
     private final List<NamenodeServer> namenodes;
     private final List<CreelConf> namenodeConfs;
-    private final List<StorageServerRuntime> servers = new ArrayList<>();
+    /** Replaced in place when a storage server restarts; {@code null} while one is stopped. */
+    private final List<StorageServerRuntime> servers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** What each storage server was started with, by index, so that it can start again. */
+    private final List<ServerStart> serverStarts = new ArrayList<>();
     /** Directories this cluster made for itself and removes at close. */
     private final List<Path> ownDirectories = new ArrayList<>();
 
@@ -93,9 +96,53 @@ public final class MiniCluster implements AutoCloseable {
         return fresh;
     }
 
-    /** The storage servers, in start order. */
+    /** The storage servers that run, in start order (a stopped one is left out). */
     public List<StorageServerRuntime> storageServers() {
-        return List.copyOf(servers);
+        return servers.stream().filter(java.util.Objects::nonNull).toList();
+    }
+
+    /** How many storage servers this cluster has, running or stopped (the indexes of the calls below). */
+    public int storageServerCount() {
+        return servers.size();
+    }
+
+    /** The tier ("dram" or "disk") of storage server {@code index}. */
+    public String storageServerTier(int index) {
+        return serverStarts.get(index).tier();
+    }
+
+    /** Storage server {@code index}, or {@code null} while it is stopped. */
+    public StorageServerRuntime storageServer(int index) {
+        return servers.get(index);
+    }
+
+    /**
+     * Stops storage server {@code index} as a crash looks to everyone else: its port closes, same-host
+     * clients see its liveness end, the namenodes stop hearing from it. A DRAM or disk server that is
+     * not persistent ({@code creel.storage.persistent}) loses its data; a persistent one keeps its
+     * files for {@link #startStorageServer}. Does nothing if it is stopped already.
+     */
+    public void stopStorageServer(int index) {
+        StorageServerRuntime s = servers.get(index);
+        if (s != null) {
+            servers.set(index, null);
+            s.close();
+        }
+    }
+
+    /**
+     * Starts storage server {@code index} again with its configuration and waits until every
+     * namenode has registered it. A persistent server comes back with its files, token and port (the
+     * namenodes give it its old id); any other comes back as a new server with an empty medium on a
+     * new port. Stops it first if it runs.
+     */
+    public StorageServerRuntime startStorageServer(int index) {
+        stopStorageServer(index);
+        ServerStart how = serverStarts.get(index);
+        StorageServerRuntime s = StorageServerRuntime.start(how.conf(), how.tier(), loops);
+        servers.set(index, s);
+        s.awaitRegistered(clientConf.get(ConfKeys.CLIENT_REQUEST_TIMEOUT).toMillis());
+        return s;
     }
 
     /** Stops every server and deletes their files. */
@@ -103,6 +150,9 @@ public final class MiniCluster implements AutoCloseable {
     public void close() {
         RuntimeException first = null;
         for (StorageServerRuntime s : servers) {
+            if (s == null) {
+                continue;
+            }
             try {
                 s.close();
             } catch (RuntimeException e) {
@@ -240,10 +290,13 @@ public final class MiniCluster implements AutoCloseable {
                 cluster = new MiniCluster(clusterConf, loops, nns, confs);
                 cluster.ownDirectories.addAll(made);
                 for (int i = 0; i < dramServers; i++) {
-                    cluster.servers.add(startServer(clusterConf, "dram", i, loops));
+                    cluster.serverStarts.add(new ServerStart("dram", serverConf(clusterConf, "dram", i)));
                 }
                 for (int i = 0; i < diskServers; i++) {
-                    cluster.servers.add(startServer(clusterConf, "disk", i, loops));
+                    cluster.serverStarts.add(new ServerStart("disk", serverConf(clusterConf, "disk", i)));
+                }
+                for (ServerStart how : cluster.serverStarts) {
+                    cluster.servers.add(StorageServerRuntime.start(how.conf(), how.tier(), loops));
                 }
                 for (StorageServerRuntime s : cluster.servers) {
                     s.awaitRegistered(clusterConf.get(ConfKeys.CLIENT_REQUEST_TIMEOUT).toMillis());
@@ -278,11 +331,11 @@ public final class MiniCluster implements AutoCloseable {
         }
 
         /**
-         * Starts one storage server. Persistent servers ({@code creel.storage.persistent}) need a
+         * The configuration of one storage server. Persistent servers ({@code creel.storage.persistent}) need a
          * directory each, so server {@code i} of a tier uses {@code <tier dir>/<tier>-<i>}: the
          * same directory, hence the same files, token and port, each time the cluster starts.
          */
-        private StorageServerRuntime startServer(CreelConf conf, String tier, int i, EventLoops loops) {
+        private CreelConf serverConf(CreelConf conf, String tier, int i) {
             boolean persistent = conf.get(StorageKeys.PERSISTENT);
             Map<String, String> s = new LinkedHashMap<>(conf.explicitSettings());
             s.put(StorageKeys.BIND_HOST.name(), "127.0.0.1");
@@ -297,7 +350,11 @@ public final class MiniCluster implements AutoCloseable {
                 Path dir = diskDir != null ? diskDir : Path.of(conf.get(LocalTierKeys.DISK_PATH));
                 s.put(LocalTierKeys.DISK_PATH.name(), (persistent ? dir.resolve("disk-" + i) : dir).toString());
             }
-            return StorageServerRuntime.start(CreelConf.of(s), tier, loops);
+            return CreelConf.of(s);
         }
+    }
+
+    /** How one storage server is started: its tier and configuration. */
+    private record ServerStart(String tier, CreelConf conf) {
     }
 }

@@ -151,6 +151,12 @@ public final class NamenodeServer implements AutoCloseable {
             namespace.releaseDue();
             regions.releaseIdle(idleMillis);
             service.checkDrained();
+            try {
+                service.moveRecordsOffDeadServers();
+            } catch (RuntimeException e) {
+                // Never end the timer: the next write into each container still moves its records.
+                LOG.warn("moving directory records off dead storage servers failed: {}", e.toString(), e);
+            }
         }, period, period, TimeUnit.MILLISECONDS);
         LOG.info("namenode serving on {}:{}{} (block size {}, storage classes {})", bindHost, rpc.port(),
                 alsoOver == null ? "" : " and over " + scheme + "://", blockSize, String.join(",", allocator.classes()));

@@ -61,6 +61,57 @@ class RegionArbiterTest {
     }
 
     @Test
+    void aRestartedNamenodesRegionsWaitForItsClaimAndNoOtherNamenodeGetsThemMeanwhile() {
+        long[] now = {1_000};
+        RegionArbiter a = new RegionArbiter("test", 10, 4, tags, () -> now[0]);
+        a.grant(1, 2); // regions 0 and 1: namenode instance 1
+        a.grant(2, 1); // region 2: another namenode
+        assertEquals(2, a.handOver(1, 3, 30_000), "instance 1 restarted as instance 3");
+        RegionGrantReply other = a.grant(2, 3);
+        assertTrue(other.grants().isEmpty(), "they may hold instance 3's data, not claimed yet");
+        assertTrue(other.full());
+        assertEquals(List.of(0), regions(a.sync(3, List.of(0))), "it claims the one its log says holds data");
+        now[0] += java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        assertEquals(List.of(1), regions(a.grant(2, 3)), "the one it did not claim is free once the time is up");
+        assertEquals(3, a.ownerOf(0), "a claimed one is held for good");
+        assertEquals(List.of(), regions(a.sync(3, List.of(1))), "too late: another namenode has it");
+    }
+
+    @Test
+    void aRestartedNamenodeThatAsksForRegionsGetsItsOwnUnclaimedOnes() {
+        arbiter.grant(1, 3);
+        arbiter.handOver(1, 3, 30_000);
+        assertEquals(List.of(0, 1, 2), regions(arbiter.grant(3, 3)), "alone on this server, it is not kept waiting");
+    }
+
+    @Test
+    void aServerRestartedOnItsDataGrantsNothingUntilItsNamenodesHaveClaimedTheirRegions() {
+        long[] now = {1_000};
+        tags.claim(5, 77); // region 1 holds a block some namenode wrote before the restart
+        RegionArbiter a = new RegionArbiter("test", 10, 4, tags, () -> now[0]);
+        assertTrue(a.holdsData());
+        a.holdGrantsForClaims(2, 10_000);
+        RegionGrantReply early = a.grant(2, 3);
+        assertTrue(early.grants().isEmpty(), "namenode 1 has not claimed region 1 yet");
+        assertFalse(early.full(), "nothing is full: the asker tries again");
+        assertEquals(List.of(1), regions(a.sync(1, List.of(1))));
+        assertEquals(List.of(), regions(a.sync(2, List.of())), "the other has nothing there");
+        assertEquals(List.of(0, 2), regions(a.grant(2, 3)), "every namenode has claimed: grants go on");
+        assertEquals(1, a.ownerOf(1));
+    }
+
+    @Test
+    void aServerRestartedOnItsDataGrantsAgainAfterTheClaimTimeEvenIfANamenodeNeverCame() {
+        long[] now = {1_000};
+        RegionArbiter a = new RegionArbiter("test", 10, 4, tags, () -> now[0]);
+        assertFalse(a.holdsData(), "a fresh volume holds no tag");
+        a.holdGrantsForClaims(2, 10_000);
+        assertTrue(a.grant(1, 1).grants().isEmpty());
+        now[0] += java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        assertEquals(List.of(0), regions(a.grant(1, 1)));
+    }
+
+    @Test
     void badRegionsAndInstancesAreRefused() {
         assertEquals(ErrorCode.INVALID_ARGUMENT, assertThrows(CreelException.class, () -> arbiter.release(1, 3)).code());
         assertEquals(ErrorCode.INVALID_ARGUMENT, assertThrows(CreelException.class, () -> arbiter.grant(0, 1)).code());

@@ -48,11 +48,13 @@ public final class ClusterAdmin {
             return Futures.clean(router.everyPartition(i -> router.fsck(i, "/")).thenApply(replies -> {
                 long checked = 0;
                 List<FsckReply.Damaged> damaged = new ArrayList<>();
+                List<FsckReply.Records> records = new ArrayList<>();
                 for (FsckReply r : replies) {
                     checked += r.checked();
                     damaged.addAll(r.damaged());
+                    records.addAll(r.records());
                 }
-                return new FsckReply(checked, List.copyOf(damaged));
+                return new FsckReply(checked, List.copyOf(damaged), List.copyOf(records));
             }));
         });
     }

@@ -5,12 +5,19 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Nodes with lost data under a path.
+ * Nodes with lost data under a path, and the directory records a dead storage server took along.
  *
  * @param checked how many nodes with data were checked
  * @param damaged each node that has blocks on a storage server that is dead or gone
+ * @param records each container whose directory records (what its listing reads) were on such a
+ *                server: still there (its listing fails), or moved since by the namenode
  */
-public record FsckReply(long checked, List<Damaged> damaged) implements Message {
+public record FsckReply(long checked, List<Damaged> damaged, List<Records> records) implements Message {
+    /** A reply about data nodes only. */
+    public FsckReply(long checked, List<Damaged> damaged) {
+        this(checked, damaged, List.of());
+    }
+
     /** Most entries one reply carries; {@code truncated} says more were found. */
     public static final int MAX_ENTRIES = 10_000;
 
@@ -25,6 +32,25 @@ public record FsckReply(long checked, List<Damaged> damaged) implements Message 
     public record Damaged(String path, long lostBlocks, long totalBlocks, List<String> servers) {
     }
 
+    /**
+     * The directory records of one container that were on a dead server. No name is lost with them
+     * (the namenode rewrites them from its namespace); what is lost is the listing, meanwhile.
+     *
+     * @param path          the container
+     * @param names         names its records held
+     * @param server        the server they were on, host:port with its state
+     * @param movedTo       the live server they were rewritten on, host:port; empty while they are still
+     *                      on {@code server}
+     * @param unlistedMillis how long listings of the container failed: from the server's last heartbeat
+     *                      to the move (to now, while not moved)
+     */
+    public record Records(String path, long names, String server, String movedTo, long unlistedMillis) {
+        /** Whether the records are still on the dead server. */
+        public boolean stuck() {
+            return movedTo.isEmpty();
+        }
+    }
+
     @Override
     public void encode(ByteBuf out) {
         out.writeLong(checked);
@@ -35,6 +61,14 @@ public record FsckReply(long checked, List<Damaged> damaged) implements Message 
             out.writeLong(d.totalBlocks());
             out.writeShort(d.servers().size());
             d.servers().forEach(s -> Wire.writeString(out, s));
+        }
+        out.writeInt(records.size());
+        for (Records r : records) {
+            Wire.writeString(out, r.path());
+            out.writeLong(r.names());
+            Wire.writeString(out, r.server());
+            Wire.writeString(out, r.movedTo());
+            out.writeLong(r.unlistedMillis());
         }
     }
 
@@ -53,7 +87,14 @@ public record FsckReply(long checked, List<Damaged> damaged) implements Message 
             }
             out.add(new Damaged(path, lost, total, List.copyOf(servers)));
         }
+        int nr = Wire.readInt(in, "fsck.recordsCount", 0, MAX_ENTRIES);
+        List<Records> records = new ArrayList<>(Math.min(nr, 1024));
+        for (int i = 0; i < nr; i++) {
+            records.add(new Records(Wire.readString(in, "fsck.records.path"),
+                    Wire.readNonNegativeLong(in, "fsck.records.names"), Wire.readString(in, "fsck.records.server"),
+                    Wire.readString(in, "fsck.records.movedTo"), Wire.readNonNegativeLong(in, "fsck.records.millis")));
+        }
         Wire.expectEnd(in, "fsck reply");
-        return new FsckReply(checked, List.copyOf(out));
+        return new FsckReply(checked, List.copyOf(out), List.copyOf(records));
     }
 }

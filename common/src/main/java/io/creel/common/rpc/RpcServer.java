@@ -99,8 +99,10 @@ public final class RpcServer implements RpcListener {
         long frameTimeoutMillis = Math.max(1, frameTimeout.toMillis());
         long idleMillis = limits.idleTimeout().toMillis();
         PeerCount peers = new PeerCount(name, limits.maxConnectionsPerPeer());
-        // Made before binding: a connection may be accepted before bind() returns.
-        ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+        // Made before binding: a connection may be accepted before bind() returns. It stays closed: a
+        // connection accepted while the server closes joins it after close() went through the group,
+        // and must be closed then, not served (its owner may already have released what it serves).
+        ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE, true);
         ServerBootstrap b = new ServerBootstrap()
                 .group(loops.group())
                 .channel(loops.serverSocketChannel())
@@ -223,6 +225,12 @@ public final class RpcServer implements RpcListener {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             ByteBuf frame = (ByteBuf) msg;
+            if (!ctx.channel().isActive()) {
+                // Frames the decoder still held when the connection closed (it hands them on before
+                // the close is seen here): nobody can be answered, and the server may be closed.
+                frame.release();
+                return;
+            }
             if (inFlight.get() >= maxInFlight || !waiting.isEmpty()) {
                 waiting.add(frame);
                 ctx.channel().config().setAutoRead(false);

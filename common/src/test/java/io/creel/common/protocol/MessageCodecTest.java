@@ -65,6 +65,8 @@ class MessageCodecTest {
         roundTrip(new FsckRequest("/jobs"), FsckRequest::decode);
         roundTrip(new FsckReply(12, List.of(new FsckReply.Damaged("/jobs/a", 2, 5, List.of("h:1 (dead)")))),
                 FsckReply::decode);
+        roundTrip(new FsckReply(3, List.of(), List.of(new FsckReply.Records("/jobs", 40, "h:1 (dead)", "h:2", 3100),
+                new FsckReply.Records("/tmp", 2, "h:1 (dead)", "", 900))), FsckReply::decode);
         roundTrip(new StatusReply(10, List.of("dram", "disk"),
                 List.of(new ServerStatus(SERVER, "live", 1, 2, 3, 4))), StatusReply::decode);
     }

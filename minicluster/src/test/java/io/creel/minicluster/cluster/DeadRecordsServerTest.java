@@ -1,6 +1,8 @@
 package io.creel.minicluster.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,6 +13,7 @@ import io.creel.client.DirectoryEntry;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.NodeType;
+import io.creel.common.protocol.FsckReply;
 import io.creel.common.protocol.ServerStatus;
 import io.creel.storage.runtime.StorageServerRuntime;
 import java.nio.ByteBuffer;
@@ -25,9 +28,10 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Issue 9: a directory whose records block is on a storage server that is killed keeps taking
- * children. Until something is written into it, a listing fails naming the dead server; once the
- * namenode has declared the server dead, new Files can be created in the directory (the namenode
- * moves its records to a live server) and the listing shows every child, old and new.
+ * children. Until the namenode declares the server dead, a listing fails naming the dead server;
+ * once it has, new Files can be created in the directory (the namenode moves its records to a live
+ * server) and the listing shows every child, old and new. Issue 21: the move happens when the
+ * server is declared dead, without waiting for a write, and fsck says what the server took along.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class DeadRecordsServerTest {
@@ -77,6 +81,67 @@ class DeadRecordsServerTest {
                 ByteBuffer back = ByteBuffer.allocate(BLOCK);
                 assertEquals(BLOCK, (int) f.read(0, back).join());
                 TestData.verify(back.flip(), 100 + i, 0, "/dir/after-" + i);
+            }
+        }
+    }
+
+    @Test
+    void aDirectoryWhoseRecordsServerDiedIsListedAgainOnceTheServerIsDeclaredDeadWithoutAnyWriteAndFsckSaysSo()
+            throws Exception {
+        try (Clusters.Running running = Clusters.start(b -> b.servers(3, 0).dram(64L * BLOCK)
+                .set("creel.block.size", "64k").set("creel.storage.region.size", "256k")
+                .set("creel.storage.heartbeat.interval", "100ms")
+                .set("creel.namenode.server.timeout", "1s")
+                .set("creel.client.request.timeout", "10s").set("creel.client.connect.timeout", "2s"));
+             CreelClient client = CreelClient.connect(running.cluster.clientConf())) {
+            client.create("/warm", NodeType.DIRECTORY).join();
+            client.create("/dir", NodeType.DIRECTORY).join();
+            Map<String, Long> before = usedBlocks(running);
+            client.create("/dir/sub", NodeType.DIRECTORY).join();
+            String recordsServer = grownServer(before, usedBlocks(running));
+            List<String> expected = new ArrayList<>(List.of("sub"));
+            for (int i = 0; i < 4; i++) {
+                client.create("/dir/d-" + i, NodeType.DIRECTORY).join(); // no data blocks: only the records matter
+                expected.add("d-" + i);
+            }
+            running.cluster.storageServers().stream().filter(s -> s.info().address().equals(recordsServer))
+                    .findFirst().orElseThrow().close();
+
+            awaitDead(running, recordsServer);
+            // Nothing is written into /dir: the namenode moves its records because the server was declared dead.
+            List<String> listed = awaitListing(client, "/dir");
+            assertEquals(expected.stream().sorted().toList(), listed, "every name, rewritten from the namespace");
+
+            FsckReply fsck = client.fsck("/").join();
+            FsckReply.Records dir = fsck.records().stream().filter(r -> r.path().equals("/dir")).findFirst()
+                    .orElseThrow(() -> new AssertionError("fsck names /dir's records: " + fsck.records()));
+            assertEquals(5, dir.names(), dir.toString());
+            assertTrue(dir.server().startsWith(recordsServer) && dir.server().contains("dead"), dir.toString());
+            assertFalse(dir.stuck(), "moved: " + dir);
+            assertNotEquals(recordsServer, dir.movedTo(), dir.toString());
+            assertTrue(dir.unlistedMillis() >= 1000, "unlisted from the last heartbeat to the move, past the 1 s "
+                    + "timeout: " + dir);
+
+            java.io.StringWriter out = new java.io.StringWriter();
+            new picocli.CommandLine(new io.creel.cli.AdminCommand()).setOut(new java.io.PrintWriter(out))
+                    .execute("fsck", "--conf", "creel.namenode.address=" + running.cluster.address().toUri(), "/");
+            assertTrue(out.toString().contains("/dir: its directory records (5 names) were on " + recordsServer)
+                    && out.toString().contains("rewritten on " + dir.movedTo()), out.toString());
+        }
+    }
+
+    /** Lists {@code path} until it succeeds (its records may still be moving), at most {@value #DECLARED_DEAD_WITHIN_MILLIS} ms. */
+    private static List<String> awaitListing(CreelClient client, String path) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DECLARED_DEAD_WITHIN_MILLIS);
+        while (true) {
+            try {
+                return client.list(path).join().stream().map(DirectoryEntry::name).sorted().toList();
+            } catch (CompletionException e) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError(path + " could not be listed within " + DECLARED_DEAD_WITHIN_MILLIS
+                            + " ms of its records server's death, with no write into it", e);
+                }
+                Thread.sleep(50);
             }
         }
     }

@@ -88,6 +88,18 @@ public final class BlockAllocator {
         return registry.isLive(server.serverId());
     }
 
+    /** Whether {@code server} is draining: it takes no new block, and what it holds must leave. */
+    public boolean isDraining(StorageServerInfo server) {
+        ServerRegistry.ServerView v = registry.view(server.serverId());
+        return v != null && v.draining() && !v.decommissioned();
+    }
+
+    /** How long the namenode has not heard from {@code server} (0 if it does not know it). */
+    public long silentForMillis(StorageServerInfo server) {
+        ServerRegistry.ServerView v = registry.view(server.serverId());
+        return v == null ? 0 : v.heartbeatAgeMillis();
+    }
+
     /** Checks a storage class named in a request: empty (inherit) or one of the configured classes. */
     public void checkClass(String storageClass, String where) {
         if (!storageClass.isEmpty() && !classes.contains(storageClass)) {
@@ -261,6 +273,34 @@ public final class BlockAllocator {
     /** Regions of {@code server} that hold blocks in use or retiring here (claimed again after a restart). */
     public synchronized List<Integer> busyRegions(StorageServerInfo server) {
         return blocksOf(server).busyRegions();
+    }
+
+    /** Every region of {@code server} granted to this namenode. */
+    public synchronized List<Integer> grantedRegions(StorageServerInfo server) {
+        return blocksOf(server).grantedList();
+    }
+
+    /**
+     * A sync of {@code asked} regions of {@code server} confirmed only {@code confirmed}: the server
+     * restarted and another namenode holds the rest now. Those without a block in use are no longer
+     * this namenode's to allocate from; returns the ones that are still in use (their blocks may be
+     * overwritten by the other namenode: the caller reports them).
+     */
+    public synchronized List<Integer> unconfirmed(StorageServerInfo server, List<Integer> asked,
+                                                  List<Integer> confirmed) {
+        ServerBlocks b = blocksOf(server);
+        List<Integer> inUse = new ArrayList<>();
+        for (int r : asked) {
+            if (confirmed.contains(r)) {
+                continue;
+            }
+            if (b.idle(r)) {
+                b.ungrant(r);
+            } else {
+                inUse.add(r);
+            }
+        }
+        return inUse;
     }
 
     /**

@@ -80,12 +80,34 @@ public final class RegionBroker {
     }
 
     /**
-     * A server registered: confirm the regions this namenode holds data in there (none for a new
-     * server). New regions are asked for only when needed, so an idle namenode holds nothing.
+     * A server registered: confirm every region this namenode holds there (none for a new server),
+     * those it holds data in and the idle ones alike — a server restarted on its volume no longer
+     * knows which namenode holds which. An idle region the server did not confirm is dropped (another
+     * namenode holds it now); one with blocks in use is reported. New regions are asked for only when
+     * needed, so an idle namenode holds nothing.
      */
     public CompletableFuture<Void> serverRegistered(StorageServerInfo server) {
-        List<Integer> held = allocator.busyRegions(server);
-        return ask(server, Opcode.REGION_SYNC, new RegionSyncRequest(instance, held))
+        List<Integer> held = allocator.grantedRegions(server);
+        HostPort at = new HostPort(server.host(), server.port());
+        return connections.get(at)
+                .thenCompose(c -> c.call(Opcode.REGION_SYNC, new RegionSyncRequest(instance, held),
+                        RegionGrantReply::decode))
+                .handle((reply, e) -> {
+                    if (e != null) {
+                        LOG.warn("storage server {} did not answer a REGION_SYNC request: {}", server.address(),
+                                CreelException.unwrap(e).getMessage());
+                        allocator.granted(server, 0, List.of(), true);
+                        return null;
+                    }
+                    allocator.granted(server, reply.regionBlocks(), reply.grants(), false);
+                    List<Integer> lost = allocator.unconfirmed(server, held,
+                            reply.grants().stream().map(RegionGrantReply.Grant::region).toList());
+                    if (!lost.isEmpty()) {
+                        LOG.error("storage server {} gave regions {}, which hold blocks of this namenode, to another "
+                                + "namenode", server.address(), lost);
+                    }
+                    return null;
+                })
                 .thenCompose(ok -> claimRestored(server, SYNC_ATTEMPTS));
     }
 

@@ -165,9 +165,17 @@ final class ServerBlocks {
         pending++;
     }
 
-    /** A retired block's delay ended: it goes to the tail of the free list. */
+    /**
+     * A retired block's delay ended: it goes to the tail of the free list — unless it was restored
+     * from the log and its region has not been granted to this namenode again (its server may never
+     * come back, or may have no region size yet): that block is simply forgotten, not this
+     * namenode's to hand out.
+     */
     void release(long block, long now) {
         pending--;
+        if (restored.remove(block)) {
+            return;
+        }
         freed.addLast(block);
         free++;
         int r = region(block);
@@ -185,6 +193,20 @@ final class ServerBlocks {
             }
         }
         return out;
+    }
+
+    /** Every region granted to this namenode. */
+    List<Integer> grantedList() {
+        List<Integer> out = new ArrayList<>();
+        for (int r = granted.nextSetBit(0); r >= 0; r = granted.nextSetBit(r + 1)) {
+            out.add(r);
+        }
+        return out;
+    }
+
+    /** Whether {@code region} is granted and holds no used or retiring block. */
+    boolean idle(int region) {
+        return granted.get(region) && busy[region] == 0;
     }
 
     /** Regions holding a used or retiring block. */

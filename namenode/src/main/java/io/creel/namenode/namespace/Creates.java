@@ -57,6 +57,10 @@ final class Creates {
                     + "write a " + req.type().displayName() + "'s data after creating it");
         }
         allocator.checkClass(req.storageClass(), req.path());
+        if (req.type() == NodeType.FILE || req.type() == NodeType.KEYVALUE) {
+            // Before anything changes: a create run again after a region grant may outlive its connection.
+            leases.checkOwner(owner, path);
+        }
         Container parent = nodes.resolveParent(path, req.type());
         byte[] name = path.name();
         long now = clock.getAsLong();

@@ -3,6 +3,7 @@ package io.creel.namenode.namespace;
 import io.creel.common.error.CreelException;
 import io.creel.common.namespace.DirectoryRecord;
 import io.creel.common.protocol.BlockLocation;
+import io.creel.common.protocol.StorageServerInfo;
 import io.creel.namenode.allocation.AllocatedBlock;
 import io.creel.namenode.allocation.BlockAllocator;
 import io.creel.namenode.allocation.RegionShortage;
@@ -43,9 +44,24 @@ final class DirectoryRecords {
     private record BlockKey(long containerId, int index) {
     }
 
-    /** Records block {@code index} on its way from {@code from} to {@code to}; {@code done} once swapped (or failed). */
-    private record Move(int index, AllocatedBlock from, AllocatedBlock to, CompletableFuture<Void> done) {
+    /**
+     * Records block {@code index} on its way from {@code from} to {@code to}; {@code done} once swapped
+     * (or failed). {@code names} it holds; its listing has failed since {@code unlistedSince} (the
+     * old server's last heartbeat, wall clock).
+     */
+    private record Move(int index, AllocatedBlock from, AllocatedBlock to, CompletableFuture<Void> done, long names,
+                        long unlistedSince) {
     }
+
+    /**
+     * A records block that was moved off a server that died or could not be reached: for fsck, which
+     * says what the server took along (the container's listing, for {@code unlistedMillis}).
+     */
+    record Moved(Container container, StorageServerInfo from, StorageServerInfo to, long names, long unlistedMillis) {
+    }
+
+    /** Most moves {@link #moved()} remembers: fsck reports the recent ones. */
+    static final int MOVES_KEPT = 1_000;
 
     private final RecordStore store;
     private final long blockSize;
@@ -54,6 +70,9 @@ final class DirectoryRecords {
     /** The namespace lock: guards the nodes, {@link #moving}, and the log. */
     private final Object lock;
     private final Supplier<NamespaceLog> log;
+    private final java.util.function.LongSupplier clock;
+    /** The latest {@link #MOVES_KEPT} moves, oldest first; guarded by {@link #lock}. */
+    private final java.util.ArrayDeque<Moved> moved = new java.util.ArrayDeque<>();
     private final ConcurrentHashMap<SlotKey, CompletableFuture<Void>> lastWrite = new ConcurrentHashMap<>();
     /** Records blocks being moved to another server; guarded by {@link #lock}. */
     private final HashMap<BlockKey, Move> moving = new HashMap<>();
@@ -64,7 +83,8 @@ final class DirectoryRecords {
      * @param log       the namespace's log as it is now (a moved block is logged there)
      */
     DirectoryRecords(RecordStore store, long blockSize, ReuseQueue reuse, BlockAllocator allocator, Object lock,
-                     Supplier<NamespaceLog> log) {
+                     Supplier<NamespaceLog> log, java.util.function.LongSupplier clock) {
+        this.clock = clock;
         this.store = store;
         this.blockSize = blockSize;
         this.reuse = reuse;
@@ -131,6 +151,57 @@ final class DirectoryRecords {
                 && !allocator.isLive(container.block(index).server())) {
             move(container, index, "is dead");
         }
+    }
+
+    /**
+     * A server was declared dead: if records block {@code index} of {@code container} is on it, its
+     * move to a live server starts now rather than at the next write into the container, so listings
+     * work again without one. Returns whether a move started; one that cannot (no free block on a
+     * live server) is logged and left to the next write. Under the lock.
+     *
+     * @throws RegionShortage with nothing changed, when a region must be granted first
+     */
+    boolean moveOffDead(Container container, int index) {
+        StorageServerInfo server = container.block(index).server();
+        boolean draining = allocator.isDraining(server);
+        if (container.state != Node.State.LIVE || !container.enumerable || moving.containsKey(
+                new BlockKey(container.id, index)) || allocator.isLive(server) && !draining) {
+            return false;
+        }
+        try {
+            move(container, index, draining ? "is draining" : "was declared dead");
+            return true;
+        } catch (RegionShortage e) {
+            throw e;
+        } catch (CreelException e) {
+            LOG.warn("{}: directory records block {} stays on dead storage server {} for now (its listing fails until "
+                    + "the next write into it moves it): {}", container.path(), index,
+                    container.block(index).server().address(), e.getMessage());
+            return false;
+        }
+    }
+
+    /** Whether records block {@code index} of {@code container} is being moved now. Under the lock. */
+    boolean isMoving(Container container, int index) {
+        return moving.containsKey(new BlockKey(container.id, index));
+    }
+
+    /** The names records block {@code index} of {@code c} holds. Under the lock. */
+    long namesIn(Container c, int index) {
+        int perBlock = (int) (blockSize / DirectoryRecord.SIZE);
+        long first = (long) index * perBlock;
+        long n = 0;
+        for (Node child : c.childList()) {
+            if (child.slot >= first && child.slot < first + perBlock) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** The latest moves off dead or unreachable servers, oldest first. Under the lock. */
+    List<Moved> moved() {
+        return List.copyOf(moved);
     }
 
     /** Writes one record, after any earlier write to the same slot has finished. */
@@ -219,7 +290,8 @@ final class DirectoryRecords {
             throw new CreelException(e.code(), "the directory records of " + c.path() + " cannot move off storage server "
                     + from.server().address() + ", which " + why + ": " + e.getMessage(), e);
         }
-        Move m = new Move(index, from, to, new CompletableFuture<>());
+        Move m = new Move(index, from, to, new CompletableFuture<>(), namesIn(c, index),
+                clock.getAsLong() - allocator.silentForMillis(from.server()));
         moving.put(new BlockKey(c.id, index), m);
         LOG.info("{}: directory records block {} moves from storage server {}, which {}, to {}", c.path(), index,
                 from.server().address(), why, to.server().address());
@@ -260,6 +332,13 @@ final class DirectoryRecords {
                 log.get().block(c.id, m.index(), m.to());
                 // Readers may still hold the old location: it waits out the reuse delay like any freed block.
                 allocator.retire(List.of(m.from()));
+                if (!allocator.isLive(m.from().server())) { // off a draining server, no listing failed
+                    if (moved.size() == MOVES_KEPT) {
+                        moved.removeFirst();
+                    }
+                    moved.addLast(new Moved(c, m.from().server(), m.to().server(), m.names(),
+                            Math.max(0, clock.getAsLong() - m.unlistedSince())));
+                }
             } else {
                 // Never given to a reader: it can be reused at once.
                 allocator.freeUnpublished(List.of(m.to()));

@@ -1,9 +1,13 @@
 package io.creel.namenode.namespace;
 
+import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -14,6 +18,20 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class Leases {
     private final Map<Object, Set<DataNode>> byOwner = new HashMap<>();
+    /**
+     * Owners whose leases were ended by {@link #endAll} (closed connections). A request of theirs can
+     * still run after that — one waiting for a region grant, say — and a lease it took then would
+     * never end. Weak, so a closed connection is forgotten once nothing else refers to it.
+     */
+    private final Set<Object> ended = Collections.newSetFromMap(new WeakHashMap<>());
+
+    /** Refuses, with nothing changed, a request for a lease by an owner whose leases have all ended. */
+    void checkOwner(Object owner, Object path) {
+        if (ended.contains(owner)) {
+            throw new CreelException(ErrorCode.UNAVAILABLE, path + ": the connection that asked for the write lease "
+                    + "closed before the request ran; nothing was changed");
+        }
+    }
 
     /** Gives {@code n} a fresh lease held by {@code owner}. */
     void grant(DataNode n, Object owner) {
@@ -43,6 +61,7 @@ final class Leases {
 
     /** Ends every lease {@code owner} holds; returns the nodes that held them (empty if none). */
     Set<DataNode> endAll(Object owner) {
+        ended.add(owner);
         Set<DataNode> held = byOwner.remove(owner);
         if (held == null) {
             return Set.of();

@@ -11,12 +11,14 @@ import io.creel.common.protocol.NodeReply;
 import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.OpenReply;
 import io.creel.common.protocol.RequestIdentity;
+import io.creel.common.protocol.StorageServerInfo;
 import io.creel.namenode.allocation.AllocatedBlock;
 import io.creel.namenode.allocation.BlockAllocator;
 import io.creel.namenode.allocation.RegionShortage;
 import io.creel.namenode.records.RecordStore;
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
@@ -59,6 +61,7 @@ public final class Namespace {
     private final KeyValueVersions versions;
     private final Renames renames;
     private final Writers writers;
+    private final RecordsRepair repair;
     private final Creates creates;
     /** Where every change is logged (persistence), or nowhere. */
     private NamespaceLog log = NamespaceLog.NONE;
@@ -89,7 +92,7 @@ public final class Namespace {
         // Ids, like tags, start from the clock so a restarted namenode never reuses an id a client still holds.
         this.nodes = new NodeTable(clock.getAsLong() << 20, clock.getAsLong());
         this.reuse = new ReuseQueue(reuseDelayMillis, clock);
-        this.records = new DirectoryRecords(store, blockSize, reuse, allocator, this, () -> log);
+        this.records = new DirectoryRecords(store, blockSize, reuse, allocator, this, () -> log, clock);
         this.blocks = new BlockMap(nodes, allocator, blockSize, () -> log);
         this.retirement = new Retirement(nodes, leases, allocator, reuse, clock);
         this.versions = new KeyValueVersions(this, nodes, leases, blocks, inline, retirement, records);
@@ -98,6 +101,7 @@ public final class Namespace {
         this.creates = new Creates(this, nodes, leases, blocks, versions, retirement, records, allocator, reuse,
                 clock);
         this.writers = new Writers(this, nodes, leases, blocks, inline, versions, reuse, blockSize, clock);
+        this.repair = new RecordsRepair(records, allocator);
     }
 
     /**
@@ -175,6 +179,7 @@ public final class Namespace {
                 throw new CreelException(ErrorCode.LEASE_CONFLICT, path
                         + ": another writer holds this File's lease (one writer at a time)");
             }
+            leases.checkOwner(owner, path);
             leases.grant(f, owner);
             return reply(f);
         }
@@ -389,6 +394,34 @@ public final class Namespace {
             }
         }
         return visited;
+    }
+
+    /**
+     * What {@link #moveRecordsOffDeadServers} did: moves started, classes it needs a region in first,
+     * and records blocks still on those servers (moving now, or waiting for a region or a free block).
+     */
+    public record RecordsMoves(int started, Set<String> shortOf, int left) {
+    }
+
+    /**
+     * Storage servers {@code serverIds} were declared dead: every directory records block on them
+     * starts moving to a live server now (see {@link RecordsRepair#moveOffDead}).
+     */
+    public synchronized RecordsMoves moveRecordsOffDeadServers(Set<Integer> serverIds) {
+        return repair.moveOffDead(nodes.resolve(Utf8Path.parse("/")), serverIds);
+    }
+
+    /**
+     * Directory records a dead storage server took along, for containers at or below {@code path}:
+     * {@code movedTo} is null while they are still on it.
+     */
+    public record RecordsLoss(String path, long names, StorageServerInfo server, StorageServerInfo movedTo,
+                              long unlistedMillis) {
+    }
+
+    /** See {@link RecordsRepair#losses}. */
+    public synchronized List<RecordsLoss> recordsLosses(String pathText) {
+        return repair.losses(nodes.resolve(Utf8Path.parse(pathText)));
     }
 
     /** Ends every retirement whose reuse delay has passed (also done lazily by each call). */

@@ -124,5 +124,17 @@ final class Renames {
         place(n, old);
         namespace.log().moved(n.id, old.parent.id, old.name, old.slot, n.modifiedMillis);
         namespace.withdraw(request);
+        if (old.parent.enumerable && old.slot >= 0) {
+            // Its old record is not necessarily where it was: if the records block moved meanwhile, it
+            // was rewritten from the namespace while the node sat at its new slot, and the old one
+            // was written cleared. Writing it again (the same bytes otherwise) keeps it listed.
+            records.write(old.parent, n).whenComplete((v, err) -> {
+                if (err != null) {
+                    LOG.warn("{} is back after its move to {} failed, but its record could not be written again "
+                            + "(it is missing from listings until its container's records are rewritten): {}",
+                            source, target, CreelException.unwrap(err).getMessage());
+                }
+            });
+        }
     }
 }

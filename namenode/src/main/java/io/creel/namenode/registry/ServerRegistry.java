@@ -65,6 +65,8 @@ public final class ServerRegistry {
          * namenode instance claims its regions back before using it.
          */
         boolean restoredOnly;
+        /** When it was restored from the log (for {@link #notBackSinceRestart}). */
+        long restoredAt;
 
         Entry(StorageServerInfo info, long now) {
             this.info = info;
@@ -128,8 +130,10 @@ public final class ServerRegistry {
         if (old != null && old.info.localToken() == info.localToken()) {
             return old.info;
         }
-        Entry e = new Entry(info.withServerId(nextId++), clock.getAsLong() - timeoutMillis - 1);
+        long now = clock.getAsLong();
+        Entry e = new Entry(info.withServerId(nextId++), now - timeoutMillis - 1);
         e.restoredOnly = true;
+        e.restoredAt = now;
         if (old != null) {
             // Two identities at one address in the log: only the newest can come back.
             e.replaced = true;
@@ -223,16 +227,36 @@ public final class ServerRegistry {
 
     /**
      * Servers of {@code storageClass} this namenode knows only from its log (restored at its start)
-     * that have not registered again since: their blocks, and their free space, may still come back.
+     * that have not registered again since, while a live one would have (within the server timeout
+     * of the restart): their blocks, and their free space, may still come back. One silent for
+     * longer is dead like any other server, so a class it belonged to can be out of space.
      */
     public synchronized int notBackSinceRestart(String storageClass) {
+        long now = clock.getAsLong();
         int n = 0;
         for (Entry e : byId.values()) {
-            if (e.restoredOnly && !e.replaced && !e.decommissioned && e.info.storageClass().equals(storageClass)) {
+            if (e.restoredOnly && !e.replaced && !e.decommissioned && now - e.restoredAt <= timeoutMillis
+                    && e.info.storageClass().equals(storageClass)) {
                 n++;
             }
         }
         return n;
+    }
+
+    /**
+     * Servers declared dead: silent for longer than the timeout (or replaced by a restart with a new
+     * medium), not decommissioned — and, for one known only from the log, not within the timeout of
+     * the restart, while it may still register again.
+     */
+    public synchronized java.util.Set<Integer> declaredDead() {
+        long now = clock.getAsLong();
+        java.util.Set<Integer> out = new java.util.TreeSet<>();
+        for (Entry e : byId.values()) {
+            if (!e.decommissioned && !isLive(e, now) && !(e.restoredOnly && now - e.restoredAt <= timeoutMillis)) {
+                out.add(e.info.serverId());
+            }
+        }
+        return out;
     }
 
     /** Live servers of {@code storageClass} that take new blocks (not draining), in id order. */

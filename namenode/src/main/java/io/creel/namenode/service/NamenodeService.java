@@ -60,6 +60,8 @@ import org.slf4j.LoggerFactory;
 public final class NamenodeService implements RequestHandler {
     /** For the status page; written by the event loop that answered the fsck. */
     private volatile LastFsck lastFsck;
+    /** Servers declared dead: walks left to move their directory records; see {@link #moveRecordsOffDeadServers}. */
+    private final java.util.Map<Integer, Integer> recordsWalksLeft = new java.util.HashMap<>();
 
     private static final Logger LOG = LoggerFactory.getLogger(NamenodeService.class);
     /**
@@ -306,10 +308,63 @@ public final class NamenodeService implements RequestHandler {
                 damaged.add(new FsckReply.Damaged(nodePath, lost, blocks.size(), List.copyOf(servers.values())));
             }
         });
-        FsckReply reply = new FsckReply(checked, List.copyOf(damaged));
+        List<FsckReply.Records> records = new ArrayList<>();
+        for (Namespace.RecordsLoss r : namespace.recordsLosses(path)) {
+            if (records.size() < FsckReply.MAX_ENTRIES) {
+                records.add(new FsckReply.Records(r.path(), r.names(), describe(r.server()),
+                        r.movedTo() == null ? "" : r.movedTo().address(), r.unlistedMillis()));
+            }
+        }
+        FsckReply reply = new FsckReply(checked, List.copyOf(damaged), List.copyOf(records));
         lastFsck = new LastFsck(path, System.currentTimeMillis(), reply);
         return reply;
     }
+
+    /** A server as fsck names it: host:port and its state. */
+    private String describe(StorageServerInfo server) {
+        ServerRegistry.ServerView v = registry.view(server.serverId());
+        return server.address() + " (" + (v == null ? "unknown" : v.state()) + ")";
+    }
+
+    /**
+     * Moves the directory records off every server declared dead (the namenode's timer calls this),
+     * instead of at the next write into each container, and off every draining one (it is
+     * decommissioned only once it holds no block). Each tick walks the namespace again for a
+     * server that still holds records (a move under way, one that failed, one that waits for a region,
+     * asked for here), for at most {@value #RECORDS_WALKS} ticks after its death; after that the next
+     * write into a container moves its records. A server that comes back and dies again starts over.
+     */
+    public void moveRecordsOffDeadServers() {
+        java.util.Set<Integer> dead = new java.util.TreeSet<>(registry.declaredDead());
+        // A draining server is left only once it holds no block: directory records must move off it too.
+        registry.draining().forEach(s -> dead.add(s.serverId()));
+        java.util.Set<Integer> walk = new java.util.TreeSet<>();
+        synchronized (recordsWalksLeft) {
+            recordsWalksLeft.keySet().retainAll(dead);
+            for (int id : dead) {
+                if (recordsWalksLeft.computeIfAbsent(id, k -> RECORDS_WALKS) > 0) {
+                    walk.add(id);
+                }
+            }
+        }
+        if (walk.isEmpty()) {
+            return;
+        }
+        Namespace.RecordsMoves moves = namespace.moveRecordsOffDeadServers(walk);
+        if (moves.started() > 0) {
+            LOG.info("storage server(s) {} declared dead: {} directory records block(s) move to live servers", walk,
+                    moves.started());
+        }
+        synchronized (recordsWalksLeft) {
+            for (int id : walk) {
+                recordsWalksLeft.computeIfPresent(id, (k, n) -> moves.left() == 0 ? 0 : n - 1);
+            }
+        }
+        moves.shortOf().forEach(regions::acquire); // the next tick moves what waited for it
+    }
+
+    /** Walks of the namespace, one per timer tick, to move the records off a server declared dead. */
+    private static final int RECORDS_WALKS = 30;
 
     /** The last fsck this namenode answered: what was checked, when, and what it found. */
     public record LastFsck(String path, long atMillis, FsckReply reply) {

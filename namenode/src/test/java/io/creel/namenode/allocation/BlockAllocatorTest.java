@@ -71,6 +71,34 @@ class BlockAllocatorTest {
     }
 
     @Test
+    void aBlockRestoredOnAServerThatHasNotComeBackIsFreedWithoutBeingHandedOut() {
+        // After a namenode restart a node on a server that never registers again can still be removed.
+        io.creel.common.protocol.StorageServerInfo gone = registry.restore(server("dram", "dram", "h1", 1, 10, 4096, 7));
+        allocator.restoreUsed(gone, 3);
+        assertEquals(1, allocator.counts(gone).used());
+        allocator.retire(List.of(new AllocatedBlock(gone, 3, 1)));
+        clock.advance(2_000);
+        allocator.releaseDue();
+        BlockAllocator.Counts after = allocator.counts(gone);
+        assertEquals(0, after.used() + after.pending(), "the block is neither used nor retiring: " + after);
+        assertEquals(0, after.regions(), "and no region of it was taken by the release: " + after);
+        Expect.error(ErrorCode.UNAVAILABLE, () -> allocator.allocate("dram", ""), "not registered again");
+    }
+
+    @Test
+    void regionsARestartedServerNoLongerConfirmsAreDroppedUnlessTheirBlocksAreInUse() {
+        io.creel.common.protocol.StorageServerInfo s = registry.register(server("dram", "dram", "h1", 1, 8, 4096, 1));
+        allocator.granted(s, 4, List.of(new io.creel.common.protocol.RegionGrantReply.Grant(0, 0),
+                new io.creel.common.protocol.RegionGrantReply.Grant(1, 0)), false);
+        AllocatedBlock used = allocator.allocate("dram", "");
+        int busy = (int) (used.blockNumber() / 4);
+        assertEquals(List.of(0, 1), allocator.grantedRegions(s));
+        assertEquals(List.of(busy), allocator.unconfirmed(s, List.of(0, 1), List.of()),
+                "the region with a block in use is reported, not dropped");
+        assertEquals(List.of(busy), allocator.grantedRegions(s), "the idle one is another namenode's now");
+    }
+
+    @Test
     void roundRobinsOverTheServersOfAClass() {
         int a = add("dram", "h1", 1, 10);
         int b = add("dram", "h2", 2, 10);

@@ -71,6 +71,21 @@ class FileSemanticsTest {
     }
 
     @Test
+    void aRequestThatRunsAfterItsConnectionClosedTakesNoLeaseAndChangesNothing() {
+        // A create waiting for a region grant can run after the namenode saw its connection close;
+        // a lease taken then would never end, and nobody could write the File again.
+        f.create("/open", NodeType.FILE);
+        ns.connectionClosed(CONN);
+        Expect.error(ErrorCode.UNAVAILABLE, () -> f.createAsync("/late", NodeType.FILE), "/late", "closed");
+        Expect.error(ErrorCode.NOT_FOUND, () -> f.lookup("/late"), "/late"); // nothing was created
+        Expect.error(ErrorCode.UNAVAILABLE, () -> ns.lookup("/open", true, CONN), "/open", "closed");
+        assertFalse(f.lookup("/open").node().writing(), "no lease was taken");
+        assertNotEquals(0, ns.lookup("/open", true, OTHER_CONN).lease(), "a live connection still may");
+        assertNotNull(Expect.done(ns.create(new io.creel.common.protocol.CreateRequest("/late", NodeType.FILE, "", "",
+                true), OTHER_CONN)));
+    }
+
+    @Test
     void anAbandonedWriterKeepsWhatItPublishedAndGivesTheLeaseBack() {
         OpenReply w = f.create("/f", NodeType.FILE);
         long id = w.node().id();

@@ -108,6 +108,20 @@ class RecordsBlockMoveTest {
     }
 
     @Test
+    void aRenameUndoneAfterItsRecordsBlockMovedLeavesTheNodeListedUnderItsOldName() {
+        BlockLocation old = directoryWithChildren();
+        StorageServerInfo unreachable = serverOf(old);
+        f.store.unreachable(unreachable.address()); // the rename's record write moves the block to dram3
+        f.store.failOnceAfter(dram3.address(), 1); // the copy lands there; the rename's own write then fails
+
+        Expect.error(ErrorCode.UNAVAILABLE, () -> f.ns.move("/d/a", "/d/x"), "/d/x");
+
+        BlockLocation moved = f.ns.map(f.lookup("/d").node().id(), 0, 0);
+        assertEquals(dram3.serverId(), moved.server().serverId(), "the block moved, rewritten while a was x");
+        assertEquals(List.of("a", "c"), f.names("/d"), "a is back, and listed: its old record is written again");
+    }
+
+    @Test
     void aRemovalUnderADeadServerAlsoMovesTheRecordsSoTheListingStaysReadable() {
         BlockLocation old = directoryWithChildren();
         StorageServerInfo dead = serverOf(old);

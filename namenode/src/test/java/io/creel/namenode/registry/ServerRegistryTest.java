@@ -83,4 +83,26 @@ class ServerRegistryTest {
                 "same address and token: the same id, so restored block locations stay valid");
         assertEquals(ServerRegistry.Beat.KNOWN, registry.heartbeat(restored.serverId(), 7));
     }
+
+    @Test
+    void aServerKnownOnlyFromTheLogIsWaitedForOnlyWhileALiveOneWouldHaveRegistered() {
+        registry.restore(server("dram", "dram", "h1", 1000, 10, 4096, 7));
+        assertEquals(1, registry.notBackSinceRestart("dram"), "right after the restart its space may come back");
+        clock.advance(10_000);
+        assertEquals(1, registry.notBackSinceRestart("dram"));
+        clock.advance(1);
+        assertEquals(0, registry.notBackSinceRestart("dram"),
+                "silent for the server timeout since the restart: dead, so its class can be out of space");
+    }
+
+    @Test
+    void aServerIsDeclaredDeadAfterTheTimeoutAndOneKnownFromTheLogOnlyOnceItHadTheTimeToComeBack() {
+        StorageServerInfo live = registry.register(server("dram", "dram", "h1", 1000, 10, 4096, 1));
+        StorageServerInfo restored = registry.restore(server("disk", "disk", "h2", 1001, 10, 4096, 2));
+        assertTrue(registry.declaredDead().isEmpty(), "a fresh registration, and a restart that is still young");
+        clock.advance(10_001);
+        assertEquals(java.util.Set.of(live.serverId(), restored.serverId()), registry.declaredDead());
+        registry.register(server("dram", "dram", "h1", 1000, 10, 4096, 1));
+        assertEquals(java.util.Set.of(restored.serverId()), registry.declaredDead(), "heard again: alive");
+    }
 }

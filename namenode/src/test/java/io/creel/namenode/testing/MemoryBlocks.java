@@ -27,6 +27,8 @@ public final class MemoryBlocks implements RecordStore, FakeServer {
     /** Servers (host:port) whose blocks cannot be reached. */
     private final java.util.Set<String> unreachable = new java.util.HashSet<>();
     private int writes;
+    /** Server (host:port) -> writes it takes before one fails as unreachable (once). */
+    private final Map<String, Integer> failOnceAfter = new HashMap<>();
 
     /** Makes every later write fail (true) or succeed (false). */
     public void failWrites(boolean fail) {
@@ -38,6 +40,11 @@ public final class MemoryBlocks implements RecordStore, FakeServer {
         unreachable.add(address);
     }
 
+    /** The write to the server at {@code address} after its next {@code okWrites} fails once, as unreachable. */
+    public synchronized void failOnceAfter(String address, int okWrites) {
+        failOnceAfter.put(address, okWrites);
+    }
+
     public synchronized int writes() {
         return writes;
     }
@@ -47,6 +54,15 @@ public final class MemoryBlocks implements RecordStore, FakeServer {
         if (failing) {
             return CompletableFuture.failedFuture(new CreelException(ErrorCode.UNAVAILABLE,
                     "memory block store is failing writes on purpose"));
+        }
+        Integer ok = failOnceAfter.get(block.server().address());
+        if (ok != null) {
+            if (ok == 0) {
+                failOnceAfter.remove(block.server().address());
+                return CompletableFuture.failedFuture(new CreelException(ErrorCode.UNAVAILABLE, "storage server "
+                        + block.server().address() + " cannot be reached this once (memory block store, on purpose)"));
+            }
+            failOnceAfter.put(block.server().address(), ok - 1);
         }
         if (unreachable.contains(block.server().address())) {
             return CompletableFuture.failedFuture(new CreelException(ErrorCode.UNAVAILABLE, "storage server "

@@ -70,6 +70,7 @@ class StatusPageBrowserTest {
              MiniCluster cluster = MiniCluster.builder().temporaryDirectories().servers(2, 1).dram(16 * MIB)
                      .disk(64 * MIB).set("creel.storage.region.size", "4m").set("creel.namenode.server.timeout", "1s")
                      .set("creel.storage.heartbeat.interval", "100ms").set("creel.client.request.timeout", "5s")
+                     .set("creel.namenode.reuse.delay", "0ms")
                      .set("creel.client.connect.timeout", "2s").start();
              CreelClient client = CreelClient.connect(cluster.clientConf())) {
             List<HostPort> addresses = cluster.clientConf().get(ConfKeys.NAMENODE_ADDRESS);
@@ -94,6 +95,11 @@ class StatusPageBrowserTest {
                     .anyMatch(s -> s.server().address().equals(victimAddress) && s.state().equals("dead")),
                     "the namenode to declare " + victimAddress + " dead");
             assertEquals(1, client.fsck("/").join().damaged().size());
+            // Directory records on the dead server move to a live one now: the sizes report and the page
+            // print change when they have, so both are taken after (and, reuse delay 0, the old block is free).
+            waitFor(() -> client.fsck("/").join().records().stream()
+                    .noneMatch(io.creel.common.protocol.FsckReply.Records::stuck),
+                    "the directory records on " + victimAddress + " to move");
 
             StringWriter reportText = new StringWriter();
             int rc = new CommandLine(new ReportCommand()).setOut(new PrintWriter(reportText))

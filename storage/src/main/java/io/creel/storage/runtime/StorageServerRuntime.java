@@ -32,6 +32,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class StorageServerRuntime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StorageServerRuntime.class);
+    /**
+     * How long a restarted namenode has to claim the regions holding its data (it does so right
+     * after registering, retrying refusals for a few seconds) before they are free for anyone; and
+     * the longest a server restarted on a volume holding data grants nothing while its namenodes claim.
+     */
+    static final long RESTART_CLAIM_MILLIS = 10_000;
 
     private final StorageServer service;
     private final RegionArbiter regions;
@@ -83,6 +89,10 @@ public final class StorageServerRuntime implements AutoCloseable {
                     conf.get(StorageKeys.REGION_SIZE) / info.blockSize()));
             RegionArbiter regions = new RegionArbiter(tierName + " storage " + info.address(), info.blockCount(),
                     regionBlocks, server.tags());
+            if (regions.holdsData()) {
+                // Reopened with data: which namenode held which region died with the last process.
+                regions.holdGrantsForClaims(conf.get(ConfKeys.NAMENODE_ADDRESS).size(), RESTART_CLAIM_MILLIS);
+            }
             server.route(Opcode.REGION_GRANT, regions);
             server.route(Opcode.REGION_RELEASE, regions);
             server.route(Opcode.REGION_SYNC, regions);
@@ -229,9 +239,10 @@ public final class StorageServerRuntime implements AutoCloseable {
                                 serverId = reply.serverId();
                                 warned = false;
                                 if (instance != 0 && instance != reply.namenodeInstance()) {
-                                    // The namenode restarted: what its old instance held is free again,
-                                    // unless the new instance claims it back with a region sync.
-                                    rt.regions.forget(instance);
+                                    // The namenode restarted: what its old instance held waits for the new
+                                    // instance to claim it back with a region sync (its restored data), and
+                                    // is free after that; no other namenode gets it meanwhile.
+                                    rt.regions.handOver(instance, reply.namenodeInstance(), RESTART_CLAIM_MILLIS);
                                 }
                                 instance = reply.namenodeInstance();
                                 LOG.info("{}: registered with namenode {} as server {}", info.address(), namenode,

@@ -24,9 +24,9 @@ record ClusterShape(int namenodes, int blockSize, int dramBlocks, int diskBlocks
                 delays[r.nextInt(delays.length)], r.nextBoolean());
     }
 
-    /** Starts the cluster in temporary directories. */
-    MiniCluster start() {
-        return MiniCluster.builder().namenodes(namenodes).servers(dramServers, 1)
+    /** Starts the cluster in temporary directories, with {@code extra} settings on top of the shape's. */
+    MiniCluster start(java.util.Map<String, String> extra) {
+        MiniCluster.Builder b = MiniCluster.builder().namenodes(namenodes).servers(dramServers, 1)
                 .dram((long) dramBlocks * blockSize).disk((long) diskBlocks * blockSize)
                 .temporaryDirectories()
                 .set("creel.block.size", Integer.toString(blockSize))
@@ -35,8 +35,9 @@ record ClusterShape(int namenodes, int blockSize, int dramBlocks, int diskBlocks
                 .set("creel.namenode.region.idle", "200ms")
                 .set("creel.net.event.loops", "2")
                 .set("creel.client.request.timeout", "20s")
-                .set("creel.client.local.access", Boolean.toString(localAccess))
-                .start();
+                .set("creel.client.local.access", Boolean.toString(localAccess));
+        extra.forEach(b::set);
+        return b.start();
     }
 
     @Override

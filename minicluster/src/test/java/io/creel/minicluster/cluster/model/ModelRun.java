@@ -31,6 +31,7 @@ import java.util.function.Supplier;
  * the trace.
  */
 final class ModelRun {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ModelRun.class);
     /** Operations between full checks of every node. */
     private static final int CHECK_EVERY = 50;
     /** Longest wait for one call (the cluster's request timeout is 20 s). */
@@ -62,7 +63,16 @@ final class ModelRun {
 
     private final long seed;
     private final int ops;
+    private final boolean chaosMode;
     private final ClusterShape shape;
+    /** The chaos mode's faults and what they allow; {@code null} without it. */
+    private Chaos chaos;
+    /** Clear errors about data whose server the chaos killed. */
+    private int lostToChaos;
+    /** Mutations whose outcome a fault made unknown, settled by looking the node up. */
+    private int resynced;
+    /** Faults struck with operations of a third client in flight. */
+    private int inFlightFaults;
     private final List<String> trace = new ArrayList<>();
     private ModelNamespace model;
     private CreelClient client;
@@ -73,21 +83,44 @@ final class ModelRun {
     /** Refusals by error code, as the model predicted them. */
     private final java.util.TreeMap<ErrorCode, Integer> refusedAs = new java.util.TreeMap<>();
 
-    ModelRun(long seed, int ops) {
+    ModelRun(long seed, int ops, boolean chaos) {
         this.seed = seed;
         this.ops = ops;
+        this.chaosMode = chaos;
         this.shape = ClusterShape.of(seed);
     }
 
     /** Statistics of a finished run, for the log. */
     record Summary(long seed, ClusterShape shape, int ops, int outOfSpace, int refusals, String refusedAs,
-                   String concurrent) {
+                   String concurrent, String chaos) {
     }
 
     Summary run() {
-        trace.add("cluster: " + shape);
-        try (MiniCluster cluster = shape.start(); CreelClient first = CreelClient.connect(cluster.clientConf());
-             CreelClient second = CreelClient.connect(cluster.clientConf())) {
+        trace.add("cluster: " + shape + (chaosMode ? "; chaos, " + (Chaos.persistent(seed) ? "persistent" : "volatile")
+                + " storage servers; client 1 local access " + shape.localAccess() + ", client 2 "
+                + !shape.localAccess() : ""));
+        java.nio.file.Path logDir = null;
+        try {
+            if (chaosMode) {
+                logDir = java.nio.file.Files.createTempDirectory("creel-model-log");
+            }
+            return run(logDir);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } finally {
+            deleteTree(logDir);
+        }
+    }
+
+    private Summary run(java.nio.file.Path logDir) {
+        try (MiniCluster cluster = shape.start(chaosMode ? Chaos.settings(seed, logDir.toString()) : java.util.Map.of());
+             Chaos c = chaosMode ? new Chaos(seed, cluster) : null;
+             // In the chaos mode one client maps same-host servers' files and the other goes over TCP,
+             // so a killed server is met on both paths whatever the shape says.
+             CreelClient first = CreelClient.connect(c != null ? c.clientConf(shape.localAccess()) : cluster.clientConf());
+             CreelClient second = CreelClient.connect(c != null ? c.clientConf(!shape.localAccess())
+                     : cluster.clientConf())) {
+            chaos = c;
             // Two clients take turns, so one's caches (block locations, values seen) meet the other's changes.
             CreelClient[] clients = {first, second};
             Random turns = new Random(seed + 17);
@@ -96,6 +129,9 @@ final class ModelRun {
             OperationGenerator generator = new OperationGenerator(new Random(seed * 0x9E3779B97F4A7C15L),
                     shape.blockSize(), model);
             for (int step = 0; step < ops; step++) {
+                if (chaos != null) {
+                    chaosStep(step); // first: a fault may end the held writer the next operation would use
+                }
                 Operation op = generator.next(held != null, held == null || held.orphan ? null : held.path,
                         recentOutOfSpace > 0);
                 recentOutOfSpace = Math.max(0, recentOutOfSpace - 1);
@@ -105,6 +141,12 @@ final class ModelRun {
                 execute(op);
                 if (step % CHECK_EVERY == CHECK_EVERY - 1) {
                     checkAll();
+                }
+            }
+            if (chaos != null) {
+                String back = chaos.restartDue(ops, true);
+                if (back != null) {
+                    trace.add("end: chaos: " + back);
                 }
             }
             if (held != null) {
@@ -120,9 +162,15 @@ final class ModelRun {
                 model.deleted("/" + top);
             }
             Thread.sleep(shape.reuseDelayMillis() + 50L); // the freed blocks are free again
+            if (chaos != null) {
+                chaos.awaitQuiet();
+            }
             trace.add("concurrent phase");
             String concurrent = new ConcurrentPhase(client, seed, shape.blockSize(), Math.max(20, ops / 10)).run();
-            return new Summary(seed, shape, ops, outOfSpace, refusals, refusedAs.toString(), concurrent);
+            return new Summary(seed, shape, ops, outOfSpace, refusals, refusedAs.toString(), concurrent,
+                    chaos == null ? "no chaos" : chaos.summary() + ", " + inFlightFaults + " with a third client's calls in "
+                            + "flight; " + lostToChaos + " clear errors about lost data, " + resynced
+                            + " mutations of unknown outcome looked up");
         } catch (Mismatch m) {
             throw m;
         } catch (InterruptedException e) {
@@ -181,6 +229,10 @@ final class ModelRun {
         refused = refused != null ? refused : model.refuseCreate(o.path(), o.type(), o.storageClass());
         CreateOptions options = CreateOptions.defaults().withStorageClass(o.storageClass()).withEnumerable(o.enumerable());
         Outcome actual = call(() -> client.create(o.path(), o.type(), options), n -> n.type().displayName());
+        if (refused == null && unknown(o, actual)) {
+            resyncNode(o.path(), o.type(), o.enumerable());
+            return;
+        }
         if (expect(o, refused != null ? Outcome.fail(refused) : Outcome.ok(o.type().displayName()), actual, SPACE)) {
             model.created(o.path(), o.type(), o.enumerable());
         }
@@ -195,6 +247,10 @@ final class ModelRun {
             node[0] = n;
             return "File";
         });
+        if (refused == null && unknown(o, created)) {
+            resyncFile(o.path(), List.of(Bytes.EMPTY), false);
+            return;
+        }
         if (!expect(o, refused != null ? Outcome.fail(refused) : Outcome.ok("File"), created, SPACE)) {
             return;
         }
@@ -210,6 +266,10 @@ final class ModelRun {
             node[0] = n;
             return "opened";
         });
+        if (refused == null && unknown(o, opened)) {
+            resyncFile(o.path(), List.of(model.find(o.path()).data), true); // and wait out a lease it may have taken
+            return;
+        }
         if (!expect(o, refused != null ? Outcome.fail(refused) : Outcome.ok("opened"), opened, Set.of())) {
             return;
         }
@@ -260,6 +320,13 @@ final class ModelRun {
         }
         Outcome closed = call(w::close, info -> info.length());
         file.leased = false;
+        if (chaos != null && !closed.is(ErrorCode.OUT_OF_SPACE)
+                && (failed != null && failed != ErrorCode.OUT_OF_SPACE || closed.failed() && unknown(o, closed))) {
+            // A killed server broke the writer: the File holds what was published before, or
+            // everything if the close got through.
+            resyncFile(path, List.of(published, written), true);
+            return;
+        }
         if (failed == null) {
             if (expect(o, Outcome.ok((long) written.length()), closed, SPACE)) {
                 published = written;
@@ -280,6 +347,9 @@ final class ModelRun {
             noteOutOfSpace();
             return actual.error();
         }
+        if (chaos != null && (allowedLoss(actual) || unknown(o, actual))) {
+            return actual.error();
+        }
         throw mismatch(o + ": " + step + " expected to succeed (or run out of space), got " + actual, null);
     }
 
@@ -289,6 +359,20 @@ final class ModelRun {
         refused = refused != null ? refused : model.refuseCreate(path, NodeType.KEYVALUE, "");
         Bytes value = Content.of(o.content(), 0, o.size());
         Outcome actual = call(() -> client.putValue(o.table(), o.key(), ByteBuffer.wrap(value.data())), v -> "put");
+        if (refused == null && unknown(o, actual)) {
+            // Applied or not: the key holds the new value, or what it held before.
+            ModelNamespace.Node old = model.find(path);
+            Outcome now = call(() -> client.getValue(o.table(), o.key()), ModelRun::bytesOf);
+            if (now.sameAs(Outcome.ok(value))) {
+                model.putValue(path, value);
+            } else if (old != null && now.failed() && allowedLoss(now)) {
+                return; // the old value's server died: the key still names the old version, unreadable
+            } else if (!now.sameAs(old == null ? Outcome.fail(ErrorCode.NOT_FOUND) : Outcome.ok(old.data))) {
+                throw mismatch(o + ": after its put failed " + actual + ", the key holds neither the new value nor the "
+                        + "old one: " + now, null);
+            }
+            return;
+        }
         if (expect(o, refused != null ? Outcome.fail(refused) : Outcome.ok("put"), actual, SPACE)) {
             model.putValue(path, value);
         }
@@ -311,7 +395,10 @@ final class ModelRun {
         Outcome actual = call(() -> client.delete(o.path(), o.recursive()), info -> info.type().displayName());
         Outcome expected = refused != null ? Outcome.fail(refused)
                 : Outcome.ok(model.find(o.path()).type.displayName());
-        if (expect(o, expected, actual, Set.of())) {
+        boolean gone = refused == null && unknown(o, actual)
+                ? lookupSettled(o.path(), n -> "found").is(ErrorCode.NOT_FOUND)
+                : expect(o, expected, actual, Set.of());
+        if (gone) {
             model.deleted(o.path());
             if (held != null && !held.orphan && within(held.path, o.path())) {
                 held.orphan = true;
@@ -326,7 +413,11 @@ final class ModelRun {
         Outcome actual = call(() -> client.move(o.source(), o.target()), n -> n.type().displayName());
         Outcome expected = refused != null ? Outcome.fail(refused)
                 : Outcome.ok(model.find(o.source()).type.displayName());
-        if (expect(o, expected, actual, SPACE)) {
+        boolean moved = refused == null && unknown(o, actual)
+                ? lookupSettled(o.source(), n -> "found").is(ErrorCode.NOT_FOUND)
+                        && !lookupSettled(o.target(), n -> "found").failed()
+                : expect(o, expected, actual, SPACE);
+        if (moved) {
             model.moved(o.source(), o.target());
             if (held != null && !held.orphan && within(held.path, o.source())) {
                 held.path = o.target() + held.path.substring(o.source().length());
@@ -348,6 +439,9 @@ final class ModelRun {
             return;
         }
         Outcome listed = call(() -> client.list(o.path()), entries -> entries.stream().map(DirectoryEntry::name).toList());
+        if (listed.failed() && allowedLoss(listed)) {
+            return;
+        }
         if (listed.failed()) {
             throw mismatch(o + ": listing the Bag failed: " + listed, null);
         }
@@ -377,6 +471,10 @@ final class ModelRun {
             node[0] = n;
             return "opened";
         });
+        if (refused == null && unknown(o, opened)) {
+            resyncFile(o.path(), List.of(model.find(o.path()).data), true); // and wait out a lease it may have taken
+            return;
+        }
         if (!expect(o, refused != null ? Outcome.fail(refused) : Outcome.ok("opened"), opened, Set.of())) {
             return;
         }
@@ -408,11 +506,18 @@ final class ModelRun {
         }
         if (wrote.failed()) {
             held.failed = failure(o, "write", wrote);
+            if (chaos != null && held.failed != ErrorCode.OUT_OF_SPACE) {
+                settleHeld("its write failed");
+            }
             return;
         }
         held.written = held.written.concat(chunk);
         if (o.sync()) {
             Outcome synced = call(held.writer::sync, info -> info.length());
+            if (chaos != null && synced.failed() && (allowedLoss(synced) || unknown(o, synced))) {
+                settleHeld("its sync failed");
+                return;
+            }
             if (expect(o, Outcome.ok((long) held.written.length()), synced, Set.of())) {
                 model.find(held.path).data = held.written;
                 checkLength(o, held.path, held.written.length());
@@ -436,12 +541,376 @@ final class ModelRun {
         }
         ModelNamespace.Node file = model.find(h.path);
         file.leased = false;
+        if (chaos != null && !closed.is(ErrorCode.OUT_OF_SPACE)
+                && (h.failed != null && h.failed != ErrorCode.OUT_OF_SPACE || closed.failed() && unknown(o, closed))) {
+            resyncFile(h.path, List.of(file.data, h.written), true);
+            return;
+        }
         if (h.failed != null) {
             expect(o, Outcome.fail(h.failed), closed, Set.of());
         } else if (expect(o, Outcome.ok((long) h.written.length()), closed, SPACE)) {
             file.data = h.written;
         }
         checkLength(o, h.path, file.data.length());
+    }
+
+    // ------------------------------------------------------------------ chaos
+
+    /** One fault in {@value #CHAOS_EVERY} steps, on average. */
+    private static final int CHAOS_EVERY = 25;
+    private static final String[] IN_FLIGHT_FAULTS = {"closes that client", "kills a storage server",
+            "restarts a namenode", "cuts the connections to the namenodes"};
+
+    /** A line of the trace that is also logged, so a run that takes the JVM down still shows its faults. */
+    private void chaosTrace(String line) {
+        trace.add(line);
+        LOG.info("model seed {} {}", seed, line);
+    }
+
+    /** Before step {@code step}: starts servers whose time has come, and perhaps strikes a fault. */
+    private void chaosStep(int step) throws InterruptedException {
+        String back = chaos.restartDue(step, false);
+        if (back != null) {
+            chaosTrace(step + ": chaos: " + back);
+        }
+        java.util.SplittableRandom r = chaos.random();
+        if (r.nextInt(CHAOS_EVERY) != 0) {
+            return;
+        }
+        switch (r.nextInt(4)) {
+            case 0 -> {
+                int after = r.nextInt(3) == 0 ? 0 : 1 + r.nextInt(15);
+                chaosTrace(step + ": chaos: kill a storage server");
+                chaosTrace(step + ": chaos: " + chaos.killServer(step, after));
+            }
+            case 1 -> {
+                int index = r.nextInt(chaos.namenodes());
+                chaosTrace(step + ": chaos: restart namenode " + index);
+                chaosTrace(step + ": chaos: " + chaos.restartNamenode(index));
+                settleHeld("namenode " + index + " restarted");
+            }
+            case 2 -> {
+                chaosTrace(step + ": chaos: cut the client connections to the namenodes");
+                chaosTrace(step + ": chaos: " + chaos.cut());
+                closeHeldAfterCut();
+            }
+            default -> inFlight(step, r);
+        }
+    }
+
+    /**
+     * A third client starts reads of known nodes and the write of a new File, then a fault strikes
+     * while they are in flight. Every call must end within its timeout; a read gives the right
+     * bytes or an error the fault explains; the new File exists with all its bytes, or empty, or
+     * not at all (then the model learns which).
+     */
+    private void inFlight(int step, java.util.SplittableRandom r) throws InterruptedException {
+        inFlightFaults++;
+        boolean local = r.nextBoolean();
+        int fault = r.nextInt(IN_FLIGHT_FAULTS.length);
+        String fresh = "/chaos-" + step; // never one of the generator's names
+        chaosTrace(step + ": chaos: a third client (" + (local ? "same-host access" : "TCP only") + ") reads and writes "
+                + fresh + ", then the chaos " + IN_FLIGHT_FAULTS[fault]);
+        List<String> readable = new ArrayList<>();
+        for (String p : model.paths()) {
+            ModelNamespace.Node n = model.find(p);
+            if ((n.type == NodeType.FILE || n.type == NodeType.KEYVALUE) && n.data.length() > 0 && refusePath(p) == null) {
+                readable.add(p);
+            }
+        }
+        List<String> reads = new ArrayList<>();
+        for (int i = 0; i < 4 && !readable.isEmpty(); i++) {
+            reads.add(readable.get(r.nextInt(readable.size())));
+        }
+        Bytes data = Content.of(-1L - step, 0, 1 + r.nextInt(3 * shape.blockSize()));
+        List<CompletableFuture<Object>> pending = new ArrayList<>();
+        CompletableFuture<Object> write;
+        Outcome wrote;
+        boolean closed = false;
+        CreelClient third = CreelClient.connect(chaos.clientConf(local));
+        try {
+            for (String p : reads) {
+                int length = model.find(p).data.length();
+                pending.add(third.lookup(p).thenCompose(n -> {
+                    ByteBuffer dst = ByteBuffer.allocate(length);
+                    return n.read(0, dst).thenApply(k -> new Bytes(java.util.Arrays.copyOf(dst.array(), Math.max(0, k))));
+                }));
+            }
+            write = third.create(fresh, NodeType.FILE).thenCompose(n -> {
+                DirectWriter w = n.writer();
+                return w.write(ByteBuffer.wrap(data.data())).thenCompose(v -> w.close());
+            }).thenApply(info -> info.length());
+            Thread.sleep(r.nextInt(3));
+            switch (fault) {
+                case 0 -> {
+                    third.close();
+                    closed = true;
+                }
+                case 1 -> chaosTrace(step + ": chaos: " + chaos.killServer(step, 1 + r.nextInt(10)));
+                case 2 -> chaosTrace(step + ": chaos: " + chaos.restartNamenode(r.nextInt(chaos.namenodes())));
+                default -> chaosTrace(step + ": chaos: " + chaos.cut());
+            }
+            for (int i = 0; i < reads.size(); i++) {
+                CompletableFuture<Object> f = pending.get(i);
+                Outcome got = call(() -> f, v -> v);
+                Bytes want = model.find(reads.get(i)).data;
+                // A restarted namenode refuses blocks of a server until it has registered again (SERVER_UNKNOWN).
+                boolean metadataFault = fault == 2 && got.is(ErrorCode.SERVER_UNKNOWN);
+                if (!got.sameAs(Outcome.ok(want)) && !(got.failed() && (closed || metadataFault || allowedLoss(got)))) {
+                    throw mismatch("a read of " + reads.get(i) + " in flight when the chaos " + IN_FLIGHT_FAULTS[fault]
+                            + ": expected " + want + " or an error the fault explains, got " + got, null);
+                }
+            }
+            CompletableFuture<Object> w = write;
+            wrote = call(() -> w, v -> v);
+            chaosTrace(step + ": chaos: the third client's write of " + fresh + " ended " + wrote);
+            if (fault == 3 && wrote.failed() && !wrote.is(ErrorCode.OUT_OF_SPACE) && !allowedLoss(wrote)) {
+                // Its client retries each call on a new connection, its lease held meanwhile.
+                throw mismatch("the third client's write of " + fresh + " failed across a cut of its connections: "
+                        + wrote, null);
+            }
+        } finally {
+            if (!closed) {
+                third.close(); // its lease on the new File, if it still holds one, ends with its connections
+            }
+        }
+        if (fault == 2) {
+            settleHeld("a namenode restarted");
+        } else if (fault == 3) {
+            closeHeldAfterCut();
+        }
+        // Its create may still be on its way (sent before the close, not yet read by the namenode): a
+        // lookup now could miss a File that appears later. Taking the name here settles that — if it
+        // is taken, the third client's create came first; if not, that create will find it taken. A
+        // Directory takes it without a block, so a full cluster cannot refuse it.
+        Outcome claimed = call(() -> client.create(fresh, NodeType.DIRECTORY), n -> "claimed");
+        if (!claimed.failed() && !wrote.failed()) {
+            throw mismatch(fresh + ": the third client's write succeeded, yet the name was free again", null);
+        }
+        // Out of space (a directory record that must move first) changes nothing, as a lost create may not have.
+        boolean lost = claimed.is(ErrorCode.OUT_OF_SPACE)
+                || claimed.failed() && unknown(new Operation.Create(fresh, NodeType.DIRECTORY, "", true), claimed);
+        if (!claimed.failed() || lost && lookupSettled(fresh, n -> n.type()).sameAs(Outcome.ok(NodeType.DIRECTORY))) {
+            model.created(fresh, NodeType.DIRECTORY, true);
+        } else if (claimed.is(ErrorCode.ALREADY_EXISTS) || lost) {
+            resyncFile(fresh, wrote.failed() ? List.of(Bytes.EMPTY, data) : List.of(data), !wrote.failed());
+        } else {
+            throw mismatch(fresh + ": creating it after the third client's attempt failed " + claimed, null);
+        }
+    }
+
+    /**
+     * The connections to the namenodes were cut: the held writer's client retries on a new one, where
+     * its lease still holds, so its close must go through and publish everything. (A writer idle for
+     * longer than the lease hold would lose its lease, and this run's own waits can take that long.)
+     */
+    private void closeHeldAfterCut() {
+        if (held != null) {
+            chaosTrace("   chaos: close the held writer after the cut");
+            heldClose();
+        }
+    }
+
+    /**
+     * A fault reached the held writer (a namenode restart, which forgets leases; or its own write
+     * failed on a dead server): closes it now and learns what its File holds — what was published
+     * before, or everything it wrote.
+     */
+    private void settleHeld(String why) {
+        if (held == null) {
+            return;
+        }
+        Held h = held;
+        held = null;
+        Outcome closed = call(h.writer::close, info -> info.length());
+        trace.add("   chaos: closed the held writer of " + h.path + " (" + why + "): " + closed);
+        if (h.orphan) {
+            return; // its File is gone; the writer only had to end
+        }
+        ModelNamespace.Node file = model.find(h.path);
+        file.leased = false;
+        resyncFile(h.path, List.of(file.data, h.written), true);
+    }
+
+    /**
+     * Whether the chaos mode leaves a mutation's outcome open: it failed with a clear error about a
+     * server the chaos killed (under its directory record, say), and may have been applied in part;
+     * the caller looks the node up to learn what holds. A lost connection or a namenode restart
+     * alone must not fail a mutation: the client retries it, and the namenode applies it once.
+     */
+    private boolean unknown(Operation o, Outcome actual) {
+        if (chaos == null || !actual.failed() || !allowedLoss(actual)) {
+            return false;
+        }
+        resynced++;
+        chaosTrace("   chaos: " + o.getClass().getSimpleName() + " failed " + actual + "; looking it up");
+        return true;
+    }
+
+    /** Whether {@code actual} is a clear error about data on a server the chaos killed (counted, traced). */
+    private boolean allowedLoss(Outcome actual) {
+        String why = chaos == null ? null : chaos.justifies(actual);
+        if (why == null) {
+            return false;
+        }
+        lostToChaos++;
+        trace.add("   allowed " + actual.error() + ": " + why);
+        return true;
+    }
+
+    /** A lookup, tried again while a restarted namenode is still coming up (bounded). */
+    private Outcome lookupSettled(String path, Function<CreelNode, Object> value) {
+        Outcome looked = call(() -> client.lookup(path), value);
+        for (int i = 0; i < 20 && chaos != null && looked.is(ErrorCode.UNAVAILABLE); i++) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw mismatch("interrupted", e);
+            }
+            looked = call(() -> client.lookup(path), value);
+        }
+        return looked;
+    }
+
+    /**
+     * After a create of unknown outcome: looks {@code path} up until the create has settled. A node
+     * is visible to lookups before its directory record is written, and a create whose record cannot
+     * be written (its server died) is undone — the node vanishes again. Once a listing of its parent
+     * shows it, the record is written and the create stands; a lookup that finds nothing means it
+     * was undone (or never ran). Where the parent cannot be listed (its records are on a server the
+     * chaos killed and no live server has room for them), a node found for {@value #UNLISTED_STABLE_MILLIS}
+     * ms stands: its record write failed fast, and undid it at once, or it went through. Bounded:
+     * {@value #SETTLE_SECONDS} s.
+     */
+    private Outcome awaitCreateSettled(String path) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SETTLE_SECONDS);
+        List<String> c = ModelNamespace.split(path);
+        String parent = ModelNamespace.join(c.subList(0, c.size() - 1));
+        String name = c.get(c.size() - 1);
+        long unlistedSince = 0;
+        while (true) {
+            Outcome looked = lookupSettled(path, CreelNode::length);
+            if (looked.failed()) {
+                return looked;
+            }
+            Outcome listed = call(() -> client.list(parent), entries -> entries.stream().map(DirectoryEntry::name)
+                    .anyMatch(name::equals));
+            if (listed.sameAs(Outcome.ok(true))) {
+                return looked;
+            }
+            if (listed.failed() && chaos.justifies(listed) != null) {
+                unlistedSince = unlistedSince == 0 ? System.nanoTime() : unlistedSince;
+                if (System.nanoTime() - unlistedSince > TimeUnit.MILLISECONDS.toNanos(UNLISTED_STABLE_MILLIS)) {
+                    return looked;
+                }
+            } else {
+                unlistedSince = 0;
+            }
+            if (System.nanoTime() > deadline) {
+                throw mismatch(path + ": found by lookups but not listed in " + parent + " for " + SETTLE_SECONDS
+                        + " s (last listing: " + listed + ")", null);
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw mismatch("interrupted", e);
+            }
+        }
+    }
+
+    private static final int SETTLE_SECONDS = 20;
+    private static final long UNLISTED_STABLE_MILLIS = 2_000;
+
+    /** After a create of unknown outcome: the model learns whether {@code path} exists now. */
+    private void resyncNode(String path, NodeType type, boolean enumerable) {
+        awaitCreateSettled(path);
+        Outcome looked = lookupSettled(path, n -> n.type().displayName());
+        if (looked.sameAs(Outcome.ok(type.displayName()))) {
+            model.created(path, type, enumerable);
+        } else if (!looked.failed()) {
+            throw mismatch(path + ": after a create of unknown outcome the node is a " + looked.value()
+                    + ", not a " + type.displayName(), null);
+        }
+    }
+
+    /**
+     * After a write, create or commit of unknown outcome: the File at {@code path} (which must exist
+     * if {@code mustExist}) holds one of {@code candidates} (else a mismatch), and nobody holds its
+     * lease once the connection that may have held it is gone. The model learns both.
+     */
+    private void resyncFile(String path, List<Bytes> candidates, boolean mustExist) {
+        Outcome looked = mustExist ? lookupSettled(path, CreelNode::length) : awaitCreateSettled(path);
+        if (looked.is(ErrorCode.NOT_FOUND) && !mustExist) {
+            return;
+        }
+        if (looked.failed()) {
+            throw mismatch(path + ": looking it up after a fault: " + looked, null);
+        }
+        // A lease held through a connection that broke ends when the namenode sees it break.
+        Outcome opened = Outcome.fail(ErrorCode.LEASE_CONFLICT);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (opened.is(ErrorCode.LEASE_CONFLICT) && System.nanoTime() < deadline) {
+            opened = call(() -> client.openForAppend(path).thenCompose(n -> n.writer().close()), info -> "closed");
+            if (opened.is(ErrorCode.LEASE_CONFLICT)) {
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw mismatch("interrupted", e);
+                }
+            }
+        }
+        if (opened.failed() && !allowedLoss(opened)) {
+            throw mismatch(path + ": its lease did not end within 10 s of the fault, or it cannot be opened: " + opened,
+                    null);
+        }
+        Outcome read = call(() -> client.lookup(path).thenCompose(node -> {
+            ByteBuffer dst = ByteBuffer.allocate((int) node.length());
+            return node.read(0, dst).thenApply(k -> new Bytes(java.util.Arrays.copyOf(dst.array(), Math.max(0, k))));
+        }), v -> v);
+        if (read.failed() && allowedLoss(read)) {
+            // Its bytes are on a server that died: which candidate it holds cannot be read; its length tells.
+            Outcome length = lookupSettled(path, CreelNode::length);
+            for (Bytes c : candidates) {
+                if (length.sameAs(Outcome.ok((long) c.length()))) {
+                    adopt(path, c);
+                    return;
+                }
+            }
+            throw mismatch(path + ": after a fault its length is " + length + ", none of " + candidates, null);
+        }
+        for (Bytes c : candidates) {
+            if (read.sameAs(Outcome.ok(c))) {
+                adopt(path, c);
+                return;
+            }
+        }
+        throw mismatch(path + ": after a fault it holds " + read + ", none of " + candidates, null);
+    }
+
+    /** The model's File at {@code path} (made if missing) holds {@code data} and no lease. */
+    private void adopt(String path, Bytes data) {
+        if (model.find(path) == null) {
+            model.created(path, NodeType.FILE, true);
+        }
+        ModelNamespace.Node n = model.find(path);
+        n.data = data;
+        n.leased = false;
+    }
+
+    private static void deleteTree(java.nio.file.Path dir) {
+        if (dir == null) {
+            return;
+        }
+        try (java.util.stream.Stream<java.nio.file.Path> walk = java.nio.file.Files.walk(dir)) {
+            for (java.nio.file.Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                java.nio.file.Files.deleteIfExists(p);
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot remove the model's namenode log " + dir, e);
+        }
     }
 
     // ------------------------------------------------------------------ checks
@@ -466,9 +935,32 @@ final class ModelRun {
                 expect(o, Outcome.ok(n.data), read, Set.of(), path);
                 checkLength(o, path, length);
             } else {
-                expect(o, model.list(path), call(() -> client.list(path), ModelRun::names), Set.of(), path);
+                Outcome expected = model.list(path);
+                Outcome listed = call(() -> client.list(path), ModelRun::names);
+                expect(o, expected, listed, Set.of(), path + listingDifference(path, expected, listed));
             }
         }
+    }
+
+    /** For a listing that disagrees: the names only one side has, and what a lookup of each says now. */
+    private String listingDifference(String path, Outcome expected, Outcome listed) {
+        if (expected.sameAs(listed) || !(expected.value() instanceof List<?> want) || !(listed.value() instanceof List<?> got)) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder();
+        for (Object e : want) {
+            if (!got.contains(e)) {
+                String name = String.valueOf(e).substring(0, String.valueOf(e).lastIndexOf(':'));
+                b.append("; missing ").append(e).append(", a lookup says ")
+                        .append(call(() -> client.lookup(join(path, name)), n -> n.type().displayName()));
+            }
+        }
+        for (Object e : got) {
+            if (!want.contains(e)) {
+                b.append("; unexpected ").append(e);
+            }
+        }
+        return b.toString();
     }
 
     /** The length a lookup reports is what the model says was published. */
@@ -492,6 +984,12 @@ final class ModelRun {
             noteOutOfSpace();
             return false;
         }
+        if (allowedLoss(actual)) {
+            return false;
+        }
+        if (expected.failed() && unknown(o, actual)) {
+            return false; // refused or lost on the way: nothing changed either way
+        }
         String detail = "";
         if (expected.value() instanceof Bytes e && actual.value() instanceof Bytes a) {
             detail = "; first difference at byte " + e.firstDifference(a);
@@ -508,6 +1006,7 @@ final class ModelRun {
     private Mismatch mismatch(String what, Throwable cause) {
         StringBuilder b = new StringBuilder("model test seed ").append(seed).append(" disagrees: ").append(what)
                 .append("\nreplay: mvn -o test -pl minicluster -am -Dtest=ModelTest -Dsurefire.failIfNoSpecifiedTests=false")
+                .append(" -Dcreel.model.chaos=").append(chaosMode)
                 .append(" -Dcreel.model.seed=").append(seed).append(" -Dcreel.model.ops=").append(ops)
                 .append("\noperations (last 150 of ").append(trace.size()).append("):\n");
         trace.subList(Math.max(0, trace.size() - 150), trace.size()).forEach(l -> b.append("  ").append(l).append('\n'));
