@@ -215,7 +215,7 @@ done
 # is registered with both namenodes, and the status page names both servers.
 for p in "$NN0_HTTP_PORT" "$NN1_HTTP_PORT"; do
   http_get "$p" /metrics
-  grep -Eq '^creel_namenode_servers\{state="live"\} 2(\.0)?$' "$work/http.txt" \
+  grep -Eq '^creel_namenode_servers\{(namenode="[^"]*",)?state="live"\} 2(\.0)?$' "$work/http.txt" \
     || fail "namenode metrics on port $p do not count 2 live servers: $(grep '^creel_namenode_servers' "$work/http.txt")"
 done
 for p in "$DRAM_HTTP_PORT" "$DISK_HTTP_PORT"; do
@@ -271,9 +271,11 @@ if "$DOCKER" run --rm --network host --label "creel.test.run=$project" -e CREEL_
     "$image" fs ls / 2>"$work/env.err"; then
   fail "a misspelt CREEL_NAMENODE_ADDRES was accepted"
 fi
-grep -q "unknown key 'creel.namenode.addres'" "$work/env.err" || fail "a misspelt variable gave: $(cat "$work/env.err")"
+grep -Eq "creel\.namenode\.addres'?(, which is no key| is no key)|unknown key 'creel\.namenode\.addres'" "$work/env.err" \
+  || fail "a misspelt variable gave: $(cat "$work/env.err")"
 
-host report >"$work/report.txt" || fail "report from the host"
+# --fail-on none: the put above filled DRAM on purpose, and report exits 3 while a tier is full.
+host report --fail-on none >"$work/report.txt" || fail "report from the host"
 cat "$work/report.txt"
 disk_used=$(awk '$1 == "disk" && NF == 9 { print $4 " " $5 }' "$work/report.txt")
 [ -n "$disk_used" ] && [ "$disk_used" != "0 B" ] || fail "nothing spilled into the disk server (disk used: '$disk_used')"
@@ -291,7 +293,7 @@ host fs get /dockertest/from-host.bin "$work/again.bin" || fail "fs get after th
 cmp "$work/from-host.bin" "$work/again.bin" || fail "after the restart the file read back differently"
 in_client fs get /dockertest/from-client.bin - | cmp - "$work/from-client.bin" \
   || fail "after the restart the client container read the client's file differently"
-host report >"$work/report2.txt" || fail "report after the restart"
+host report --fail-on none >"$work/report2.txt" || fail "report after the restart"
 # The same server (same address: its identity survived on the volume), live, and only one of it.
 awk '$3 == "disk"' "$work/report2.txt" | grep -c . | grep -qx 1 || fail "after the restart the report lists other than one disk server: $(cat "$work/report2.txt")"
 awk -v a="$disk_before" '$1 == a && $4 == "live"' "$work/report2.txt" | grep -q . \
@@ -308,7 +310,7 @@ for s in nn0 nn1 dram disk; do
     sleep 1
   done
 done
-until host report 2>/dev/null | awk '$4 == "live" { n++ } END { exit n == 2 ? 0 : 1 }'; do
+until host report --fail-on none 2>/dev/null | awk '$4 == "live" { n++ } END { exit n == 2 ? 0 : 1 }'; do
   [ $SECONDS -lt $deadline ] || fail "the storage servers are not both live 120 s after the namenodes restarted: $(host report 2>&1)"
   sleep 1
 done
