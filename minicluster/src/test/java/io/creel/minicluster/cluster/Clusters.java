@@ -1,11 +1,14 @@
 package io.creel.minicluster.cluster;
 
+import io.creel.common.protocol.ServerStatus;
 import io.creel.minicluster.MiniCluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
@@ -77,6 +80,26 @@ final class Clusters {
             });
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Waits (20 s at most) until the namenode knows {@code count} storage servers, all live again after a restart. */
+    static void awaitServersLive(MiniCluster cluster, int count) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (true) {
+            List<ServerStatus> servers = cluster.namenode().status().servers();
+            if (servers.size() == count && servers.stream().allMatch(s -> s.state().equals("live"))) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("storage servers did not rejoin the restarted namenode: " + servers);
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
         }
     }
 }

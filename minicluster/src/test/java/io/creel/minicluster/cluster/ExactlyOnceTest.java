@@ -14,7 +14,6 @@ import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.NodeType;
 import io.creel.common.protocol.NodeInfo;
 import io.creel.common.protocol.Opcode;
-import io.creel.common.protocol.ServerStatus;
 import io.creel.common.rpc.FaultyTransport;
 import io.creel.common.rpc.FaultyTransport.Cut;
 import io.creel.minicluster.MiniCluster;
@@ -201,7 +200,7 @@ class ExactlyOnceTest {
     private void armRestartAfterReply(Opcode op) {
         FaultyTransport.arm(new FaultyTransport.Fault(op, Cut.AFTER_REPLY, () -> {
             running.cluster.restartNamenode();
-            awaitServersLive(running.cluster);
+            Clusters.awaitServersLive(running.cluster, 2);
         }));
     }
 
@@ -255,30 +254,11 @@ class ExactlyOnceTest {
     void aCreateCutBeforeItLeftAndRetriedAfterARestartIsAppliedThen() {
         FaultyTransport.arm(new FaultyTransport.Fault(Opcode.CREATE, Cut.BEFORE_SEND, () -> {
             running.cluster.restartNamenode();
-            awaitServersLive(running.cluster);
+            Clusters.awaitServersLive(running.cluster, 2);
         }));
         long id = join(client.create("/restart-unsent", NodeType.DIRECTORY)).info().id();
         assertEquals(cutsBefore + 1, FaultyTransport.cuts());
         assertEquals(0, running.cluster.namenode().retriesAnswered(), "the restarted namenode applied it");
         assertEquals(id, join(client.lookup("/restart-unsent")).info().id());
-    }
-
-    private static void awaitServersLive(MiniCluster cluster) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (true) {
-            List<ServerStatus> servers = cluster.namenode().status().servers();
-            if (servers.size() == 2 && servers.stream().allMatch(s -> s.state().equals("live"))) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("storage servers did not rejoin the restarted namenode: " + servers);
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
     }
 }

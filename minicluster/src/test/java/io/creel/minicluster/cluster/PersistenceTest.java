@@ -9,7 +9,6 @@ import io.creel.client.CreelClient;
 import io.creel.client.CreelNode;
 import io.creel.client.DirectoryEntry;
 import io.creel.common.namespace.NodeType;
-import io.creel.common.protocol.ServerStatus;
 import io.creel.minicluster.MiniCluster;
 import java.io.IOException;
 import java.io.InputStream;
@@ -138,31 +137,12 @@ class PersistenceTest {
                 writeEverything(client);
             }
             cluster.restartNamenode();
-            awaitAllLive(cluster);
+            Clusters.awaitServersLive(cluster, 3);
             try (CreelClient client = CreelClient.connect(cluster.clientConf())) {
                 verifyEverything(client);
                 write(client, "/data/after", 4, 3 * MIB);
                 verify(client, "/data/after", 4, 3 * MIB);
                 verifyEverything(client);
-            }
-        }
-    }
-
-    private static void awaitAllLive(MiniCluster cluster) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (true) {
-            List<ServerStatus> servers = cluster.namenode().status().servers();
-            if (servers.size() == 3 && servers.stream().allMatch(s -> s.state().equals("live"))) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("storage servers did not rejoin the restarted namenode: " + servers);
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
             }
         }
     }
