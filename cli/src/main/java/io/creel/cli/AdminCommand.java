@@ -5,6 +5,7 @@ import io.creel.client.Futures;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.protocol.FsckReply;
+import io.creel.common.protocol.ReplicationProgress;
 import io.creel.common.protocol.ServerStatus;
 import io.creel.common.security.ClusterSecret;
 import io.creel.common.security.SecurityKeys;
@@ -94,6 +95,10 @@ public final class AdminCommand implements Runnable {
                     out.println(d.path() + ": " + d.lostBlocks() + " of " + d.totalBlocks() + " blocks lost on "
                             + String.join(", ", d.servers()));
                 }
+                for (FsckReply.Damaged d : r.underReplicated()) {
+                    out.println(d.path() + ": " + d.lostBlocks() + " of " + d.totalBlocks() + " blocks short of copies"
+                            + (d.servers().isEmpty() ? "" : "; copies lost or leaving on " + String.join(", ", d.servers())));
+                }
                 long stuck = 0;
                 for (FsckReply.Records d : r.records()) {
                     String was = d.path() + ": its directory records (" + d.names() + " name" + (d.names() == 1 ? "" : "s")
@@ -110,6 +115,11 @@ public final class AdminCommand implements Runnable {
                 out.println(r.damaged().isEmpty() ? "fsck " + p.path() + ": " + r.checked() + " nodes with data, none lost"
                         : "fsck " + p.path() + ": " + r.damaged().size() + " of " + r.checked()
                         + " nodes with data have lost blocks");
+                ReplicationProgress rp = r.replication();
+                if (!r.underReplicated().isEmpty() || rp.underReplicated() > 0 || rp.repairedBlocks() > 0) {
+                    out.println("fsck " + p.path() + ": " + r.underReplicated().size() + " node"
+                            + (r.underReplicated().size() == 1 ? "" : "s") + " short of copies; " + ClusterReport.describeRepair(rp));
+                }
                 if (!r.records().isEmpty()) {
                     out.println("fsck " + p.path() + ": " + r.records().size() + " container listing"
                             + (r.records().size() == 1 ? "" : "s") + " lost with dead servers, " + stuck

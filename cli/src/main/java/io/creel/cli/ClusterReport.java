@@ -1,6 +1,7 @@
 package io.creel.cli;
 
 import io.creel.common.protocol.FsckReply;
+import io.creel.common.protocol.ReplicationProgress;
 import io.creel.common.protocol.ServerStatus;
 import io.creel.common.protocol.StatusReply;
 import io.creel.common.protocol.StorageServerInfo;
@@ -43,11 +44,30 @@ final class ClusterReport {
     private final List<Namenode> namenodes;
     private final List<Server> servers;
     private final List<ClassTotal> classes;
+    private final ReplicationProgress replication;
 
-    private ClusterReport(List<Namenode> namenodes, List<Server> servers, List<ClassTotal> classes) {
+    private ClusterReport(List<Namenode> namenodes, List<Server> servers, List<ClassTotal> classes,
+                          ReplicationProgress replication) {
         this.namenodes = namenodes;
         this.servers = servers;
         this.classes = classes;
+        this.replication = replication;
+    }
+
+    /** How restoring lost copies goes, in words (report and fsck print it). */
+    static String describeRepair(ReplicationProgress p) {
+        StringBuilder b = new StringBuilder();
+        b.append(p.underReplicated()).append(" block").append(p.underReplicated() == 1 ? "" : "s")
+                .append(" short of copies");
+        if (p.waitingForWriter() > 0) {
+            b.append(" (").append(p.waitingForWriter()).append(" of nodes still being written)");
+        }
+        b.append(", ").append(p.lost()).append(" without a live copy; ").append(p.repairedBlocks())
+                .append(" repaired (").append(p.copiedBytes()).append(" bytes copied) since the namenodes started");
+        if (p.failedRepairs() > 0) {
+            b.append(", ").append(p.failedRepairs()).append(" repairs failed (last: ").append(p.lastProblem()).append(')');
+        }
+        return b.toString();
     }
 
     private static final class Merged {
@@ -73,12 +93,14 @@ final class ClusterReport {
 
     static ClusterReport of(List<String> addresses, List<StatusReply> replies) {
         Map<String, Merged> merged = new LinkedHashMap<>();
+        ReplicationProgress replication = ReplicationProgress.NONE;
         List<String> classOrder = new ArrayList<>();
         List<Namenode> nns = new ArrayList<>();
         for (int i = 0; i < replies.size(); i++) {
             StatusReply r = replies.get(i);
             nns.add(new Namenode(i < addresses.size() ? addresses.get(i) : "?", r.nodeCount(), r.storageClasses()));
             r.storageClasses().stream().filter(cl -> !classOrder.contains(cl)).forEach(classOrder::add);
+            replication = io.creel.client.admin.ClusterAdmin.sum(replication, r.replication());
             for (ServerStatus s : r.servers()) {
                 Merged m = merged.computeIfAbsent(s.server().address() + "#" + s.server().localToken(),
                         k -> new Merged(s.server()));
@@ -108,7 +130,7 @@ final class ClusterReport {
         }
         List<ClassTotal> classes = new ArrayList<>();
         totals.forEach((cl, t) -> classes.add(new ClassTotal(cl, (int) t[0], t[1], t[2], t[3], t[4])));
-        return new ClusterReport(List.copyOf(nns), List.copyOf(servers), List.copyOf(classes));
+        return new ClusterReport(List.copyOf(nns), List.copyOf(servers), List.copyOf(classes), replication);
     }
 
     /** The storage classes in allocation order, over their servers that count. */
@@ -128,6 +150,9 @@ final class ClusterReport {
         for (Namenode n : namenodes) {
             out.println("namenode " + n.address() + ": " + n.nodes() + " nodes, storage classes "
                     + String.join(", ", n.classes()));
+        }
+        if (!replication.equals(ReplicationProgress.NONE)) {
+            out.println("replication: " + describeRepair(replication));
         }
         TextTable table = new TextTable(new boolean[] {false, false, false, false, true, true, true, true},
                 "SERVER", "TIER", "CLASS", "STATE", "CAPACITY", "USED", "FREE", "PENDING");
@@ -166,7 +191,11 @@ final class ClusterReport {
                 "capacityBytes", c.capacity(), "usedBytes", c.used(), "freeBytes", c.free(),
                 "pendingBytes", c.pending(), "full", c.full())));
         Map<String, Object> out = ReportCommand.object("namenodes", nns, "servers", ss, "classes", cs,
-                "deadServers", deadServers(), "fullClasses", fullClasses());
+                "deadServers", deadServers(), "fullClasses", fullClasses(),
+                "replication", ReportCommand.object("underReplicatedBlocks", replication.underReplicated(),
+                        "waitingForWriter", replication.waitingForWriter(), "lostBlocks", replication.lost(),
+                        "repairedBlocks", replication.repairedBlocks(), "copiedBytes", replication.copiedBytes(),
+                        "failedRepairs", replication.failedRepairs(), "lastProblem", replication.lastProblem()));
         if (lost != null) {
             List<Object> damaged = new ArrayList<>();
             lost.damaged().forEach(d -> damaged.add(ReportCommand.object("path", d.path(), "lostBlocks",

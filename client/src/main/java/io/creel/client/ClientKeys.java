@@ -29,6 +29,11 @@ public final class ClientKeys implements ConfKeySource {
             ConfValues::parseDuration,
             "No attempt of a namenode request starts later than this after the first: a namenode restart within it "
                     + "goes unnoticed, a dead namenode fails requests after it; keep it below creel.namenode.retry.cache.expiry.");
+    public static final ConfKey<Integer> REPLICATION = ConfKey.of("creel.client.replication", "0",
+            v -> ConfValues.parseInt(v, 0, io.creel.common.protocol.BlockLocation.MAX_COPIES),
+            "Copies of each block of the Files and KeyValues this client creates (on storage servers of different "
+                    + "hosts), where the create does not say; 0 inherits from the parent directory, else the storage "
+                    + "class's factor (creel.namenode.replication).");
 
     /** For {@link java.util.ServiceLoader}; the keys are the static fields. */
     public ClientKeys() {
@@ -36,6 +41,7 @@ public final class ClientKeys implements ConfKeySource {
 
     @Override
     public List<ConfKey<?>> keys() {
-        return List.of(BAG_READS_IN_FLIGHT, BUFFER_SIZE, READ_AHEAD, BLOCK_CACHE_SIZE, RETRY_ATTEMPTS, RETRY_DEADLINE);
+        return List.of(BAG_READS_IN_FLIGHT, BUFFER_SIZE, READ_AHEAD, BLOCK_CACHE_SIZE, RETRY_ATTEMPTS, RETRY_DEADLINE,
+                REPLICATION);
     }
 }

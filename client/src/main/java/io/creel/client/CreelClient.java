@@ -92,8 +92,10 @@ public final class CreelClient implements AutoCloseable {
                 throw new CreelException(ErrorCode.ALREADY_EXISTS, "/: the root directory always exists");
             }
             int partition = router.partitionOf(p);
+            int copies = options.replication() != 0 || type != NodeType.FILE && type != NodeType.KEYVALUE
+                    ? options.replication() : conf.get(ClientKeys.REPLICATION);
             CreateRequest req = new CreateRequest(p.toString(), type, options.storageClass(), options.locationClass(),
-                    options.enumerable());
+                    options.enumerable(), null, copies);
             return router.create(partition, req).thenApply(r -> node(p.toString(), partition, r));
         });
     }
@@ -250,7 +252,8 @@ public final class CreelClient implements AutoCloseable {
             }
             byte[] bytes = new byte[src.remaining()];
             src.duplicate().get(bytes);
-            CreateRequest req = new CreateRequest(path, NodeType.KEYVALUE, "", "", true, bytes);
+            CreateRequest req = new CreateRequest(path, NodeType.KEYVALUE, "", "", true, bytes,
+                    conf.get(ClientKeys.REPLICATION));
             return router.create(partition, req).thenCompose(r -> {
                 if (r.lease() == 0) {
                     return CompletableFuture.<Void>completedFuture(null); // kept inline and committed

@@ -300,6 +300,12 @@ public final class DirectWriter {
         public CompletableFuture<BlockLocation> moveFrom(long index, BlockLocation unreachable) {
             return places.moveFrom(index, unreachable);
         }
+
+        @Override
+        public CompletableFuture<BlockLocation> dropCopy(long index, BlockLocation block,
+                                                         io.creel.common.protocol.StorageServerInfo unreachable) {
+            return io.dropCopy(node, index, lease, block, unreachable);
+        }
     };
 
     private CompletableFuture<BlockLocation> allocate(long index) {

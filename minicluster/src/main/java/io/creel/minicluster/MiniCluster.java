@@ -191,6 +191,7 @@ public final class MiniCluster implements AutoCloseable {
         private long diskSize = 2L << 30;
         private int dramServers = 1;
         private int diskServers = 1;
+        private int hosts = 1;
         private Path dramDir;
         private Path diskDir;
         private boolean temporaryDirectories;
@@ -227,6 +228,20 @@ public final class MiniCluster implements AutoCloseable {
         }
 
         /** Number of DRAM and disk storage servers. */
+        /**
+         * Spreads the storage servers over {@code count} loopback addresses (127.0.0.1, 127.0.0.2,
+         * ...), which the namenode takes for as many hosts: server i (DRAM servers first) is on host
+         * {@code i % count}. Copies of replicated blocks go to different hosts, so a test of
+         * replication needs at least as many as its factor.
+         */
+        public Builder hosts(int count) {
+            if (count < 1 || count > 250) {
+                throw new IllegalArgumentException("hosts: 1 to 250, not " + count);
+            }
+            this.hosts = count;
+            return this;
+        }
+
         public Builder servers(int dram, int disk) {
             this.dramServers = dram;
             this.diskServers = disk;
@@ -290,10 +305,11 @@ public final class MiniCluster implements AutoCloseable {
                 cluster = new MiniCluster(clusterConf, loops, nns, confs);
                 cluster.ownDirectories.addAll(made);
                 for (int i = 0; i < dramServers; i++) {
-                    cluster.serverStarts.add(new ServerStart("dram", serverConf(clusterConf, "dram", i)));
+                    cluster.serverStarts.add(new ServerStart("dram", serverConf(clusterConf, "dram", i, i)));
                 }
                 for (int i = 0; i < diskServers; i++) {
-                    cluster.serverStarts.add(new ServerStart("disk", serverConf(clusterConf, "disk", i)));
+                    cluster.serverStarts.add(new ServerStart("disk", serverConf(clusterConf, "disk", i,
+                            dramServers + i)));
                 }
                 for (ServerStart how : cluster.serverStarts) {
                     cluster.servers.add(StorageServerRuntime.start(how.conf(), how.tier(), loops));
@@ -335,11 +351,12 @@ public final class MiniCluster implements AutoCloseable {
          * directory each, so server {@code i} of a tier uses {@code <tier dir>/<tier>-<i>}: the
          * same directory, hence the same files, token and port, each time the cluster starts.
          */
-        private CreelConf serverConf(CreelConf conf, String tier, int i) {
+        private CreelConf serverConf(CreelConf conf, String tier, int i, int overall) {
             boolean persistent = conf.get(StorageKeys.PERSISTENT);
             Map<String, String> s = new LinkedHashMap<>(conf.explicitSettings());
-            s.put(StorageKeys.BIND_HOST.name(), "127.0.0.1");
-            s.put(StorageKeys.ADVERTISE_HOST.name(), "127.0.0.1");
+            String host = "127.0.0." + (1 + overall % hosts);
+            s.put(StorageKeys.BIND_HOST.name(), host);
+            s.put(StorageKeys.ADVERTISE_HOST.name(), host);
             s.put(StorageKeys.PORT.name(), "0");
             if (tier.equals("dram")) {
                 s.put(LocalTierKeys.DRAM_SIZE.name(), Long.toString(dramSize));

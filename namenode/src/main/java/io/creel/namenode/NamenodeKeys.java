@@ -48,6 +48,17 @@ public final class NamenodeKeys implements ConfKeySource {
             ConfValues::parseDuration,
             "How long the write leases of a client outlive its last connection, so it can reconnect and go on writing "
                     + "(its requests carry ids); other writers of those Files wait this long after it is gone.");
+    public static final ConfKey<Integer> REPLICATION = ConfKey.of("creel.namenode.replication", "1",
+            v -> ConfValues.parseInt(v, 1, io.creel.common.protocol.BlockLocation.MAX_COPIES),
+            "Copies of each block of a File or KeyValue that neither the node nor an ancestor sets a factor for, each on a "
+                    + "storage server of another host; a write completes once every copy holds it.");
+    public static final ConfKey<String> REPLICATION_CLASSES = ConfKey.of("creel.namenode.replication.classes", "",
+            v -> v, "Factors per storage class that differ from creel.namenode.replication, as class=copies pairs "
+                    + "separated by commas (e.g. dram=2,disk=1).");
+    public static final ConfKey<Long> REPLICATION_BANDWIDTH = ConfKey.of("creel.namenode.replication.bandwidth", "64m",
+            v -> ConfValues.parseBounded(v, 1L << 16, 1L << 40),
+            "Bytes per second this namenode copies, in all, to restore the replication factor of blocks that lost a "
+                    + "copy (a dead or decommissioned server), so repairs never starve clients.");
 
     /** For {@link java.util.ServiceLoader}; the keys are the static fields. */
     public NamenodeKeys() {
@@ -56,6 +67,7 @@ public final class NamenodeKeys implements ConfKeySource {
     @Override
     public List<ConfKey<?>> keys() {
         return List.of(BIND_HOST, REUSE_DELAY, SERVER_TIMEOUT, LOG_DIR, LOG_SYNC, LOG_SYNC_INTERVAL, CHECKPOINT_INTERVAL, REGION_IDLE,
-                INLINE_MAX, RETRY_CACHE_SIZE, RETRY_CACHE_EXPIRY, RETRY_LEASE_HOLD);
+                INLINE_MAX, RETRY_CACHE_SIZE, RETRY_CACHE_EXPIRY, RETRY_LEASE_HOLD, REPLICATION, REPLICATION_CLASSES,
+                REPLICATION_BANDWIDTH);
     }
 }

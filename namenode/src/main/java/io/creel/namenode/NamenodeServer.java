@@ -13,6 +13,11 @@ import io.creel.common.rpc.RpcServer;
 import io.creel.common.rpc.RpcTransport;
 import io.creel.common.rpc.RpcTransports;
 import io.creel.namenode.allocation.BlockAllocator;
+import io.creel.namenode.allocation.ReplicationFactors;
+import io.creel.namenode.replication.ReplicaRepair;
+import io.creel.storage.spi.TransportContext;
+import io.creel.storage.transport.BlockTransfers;
+import io.creel.storage.transport.TransportSelector;
 import io.creel.namenode.allocation.RegionBroker;
 import io.creel.namenode.namespace.Namespace;
 import io.creel.namenode.persistence.NamenodePersistence;
@@ -44,11 +49,13 @@ public final class NamenodeServer implements AutoCloseable {
     private final ScheduledFuture<?> releaser;
     private final EventLoops ownLoops;
     private final NamenodePersistence persistence;
+    private final ReplicaRepair repair;
 
     private NamenodeServer(RpcServer rpc, RpcListener alsoOver, RecordStore records, RpcConnections controlConnections,
                            Namespace namespace, NamenodeService service, ScheduledFuture<?> releaser,
-                           EventLoops ownLoops, NamenodePersistence persistence) {
+                           EventLoops ownLoops, NamenodePersistence persistence, ReplicaRepair repair) {
         this.persistence = persistence;
+        this.repair = repair;
         this.rpc = rpc;
         this.alsoOver = alsoOver;
         this.records = records;
@@ -104,6 +111,8 @@ public final class NamenodeServer implements AutoCloseable {
                 conf.get(NamenodeKeys.SERVER_TIMEOUT).toMillis(), System::currentTimeMillis);
         BlockAllocator allocator = new BlockAllocator(conf.get(ConfKeys.STORAGE_CLASSES), registry, reuseDelay,
                 System::currentTimeMillis);
+        allocator.useReplication(ReplicationFactors.parse(conf.get(NamenodeKeys.REPLICATION),
+                conf.get(NamenodeKeys.REPLICATION_CLASSES)));
         RecordStore records = new DataPlaneRecordStore(conf, loops);
         long inlineMax = conf.get(NamenodeKeys.INLINE_MAX);
         if (inlineMax > Integer.MAX_VALUE) {
@@ -160,8 +169,24 @@ public final class NamenodeServer implements AutoCloseable {
         }, period, period, TimeUnit.MILLISECONDS);
         LOG.info("namenode serving on {}:{}{} (block size {}, storage classes {})", bindHost, rpc.port(),
                 alsoOver == null ? "" : " and over " + scheme + "://", blockSize, String.join(",", allocator.classes()));
+        // Copies go through transports of their own: a slow repair never queues behind directory records.
+        BlockTransfers repairTransfers = new BlockTransfers(new TransportSelector(TransportSelector.loadProviders(),
+                new TransportContext(conf, controlConnections)));
+        ReplicaRepair repair = new ReplicaRepair(namespace, regions, repairTransfers,
+                () -> java.util.List.of(registry.declaredDead(), registry.draining()),
+                conf.get(NamenodeKeys.REPLICATION_BANDWIDTH), REPAIR_IDLE_MILLIS, System::nanoTime);
+        service.useRepair(repair);
+        repair.start();
         return new NamenodeServer(rpc, alsoOver, records, controlConnections, namespace, service, releaser, ownLoops,
-                persistence);
+                persistence, repair);
+    }
+
+    /** How often the replica repair looks for work when it found none (it looks at once when a server dies). */
+    static final long REPAIR_IDLE_MILLIS = 500;
+
+    /** What the replica repair found and did so far. */
+    public io.creel.common.protocol.ReplicationProgress replication() {
+        return repair.progress();
     }
 
     /** The port the namenode listens on. */
@@ -208,6 +233,7 @@ public final class NamenodeServer implements AutoCloseable {
     @Override
     public void close() {
         releaser.cancel(false);
+        repair.close();
         if (alsoOver != null) {
             alsoOver.close();
         }

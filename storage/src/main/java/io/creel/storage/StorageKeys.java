@@ -17,6 +17,9 @@ public final class StorageKeys implements ConfKeySource {
             v -> ConfValues.parseInt(v, 0, 65535), "Port a storage server listens on; 0 picks a free port.");
     public static final ConfKey<String> ADVERTISE_HOST = ConfKey.of("creel.storage.advertise.host", "",
             v -> v, "Host name clients use to reach this storage server; empty means this machine's host name.");
+    public static final ConfKey<String> RACK = ConfKey.of("creel.storage.rack", "", v -> v,
+            "Rack or zone of this storage server, if any: the copies of a replicated block go to different racks while "
+                    + "there are enough (and always to different hosts).");
     public static final ConfKey<String> CLASS = ConfKey.of("creel.storage.class", "", v -> v,
             "Storage class a storage server's blocks belong to; empty means the tier's name (dram, disk).");
     public static final ConfKey<Long> REGION_SIZE = ConfKey.of("creel.storage.region.size", "64m",
@@ -35,6 +38,6 @@ public final class StorageKeys implements ConfKeySource {
 
     @Override
     public List<ConfKey<?>> keys() {
-        return List.of(BIND_HOST, PORT, ADVERTISE_HOST, CLASS, REGION_SIZE, HEARTBEAT_INTERVAL, PERSISTENT);
+        return List.of(BIND_HOST, PORT, ADVERTISE_HOST, RACK, CLASS, REGION_SIZE, HEARTBEAT_INTERVAL, PERSISTENT);
     }
 }

@@ -4,6 +4,7 @@ import io.creel.client.Futures;
 import io.creel.client.rpc.NamenodeRouter;
 import io.creel.common.namespace.PathName;
 import io.creel.common.protocol.FsckReply;
+import io.creel.common.protocol.ReplicationProgress;
 import io.creel.common.protocol.ServerStatus;
 import io.creel.common.protocol.StatusReply;
 import java.util.ArrayList;
@@ -39,6 +40,14 @@ public final class ClusterAdmin {
      * Files and KeyValues at or below {@code path} that have blocks on storage servers that are dead
      * or gone; for "/" every partition is checked and their findings merged.
      */
+    /** Two namenodes' replication news as one: counts added, the first non-empty problem kept. */
+    public static ReplicationProgress sum(ReplicationProgress a, ReplicationProgress b) {
+        return new ReplicationProgress(a.underReplicated() + b.underReplicated(),
+                a.waitingForWriter() + b.waitingForWriter(), a.lost() + b.lost(),
+                a.repairedBlocks() + b.repairedBlocks(), a.copiedBytes() + b.copiedBytes(),
+                a.failedRepairs() + b.failedRepairs(), a.lastProblem().isEmpty() ? b.lastProblem() : a.lastProblem());
+    }
+
     public CompletableFuture<FsckReply> fsck(String path) {
         return Futures.guard(() -> {
             PathName p = PathName.parse(path);
@@ -49,12 +58,16 @@ public final class ClusterAdmin {
                 long checked = 0;
                 List<FsckReply.Damaged> damaged = new ArrayList<>();
                 List<FsckReply.Records> records = new ArrayList<>();
+                List<FsckReply.Damaged> under = new ArrayList<>();
+                ReplicationProgress progress = ReplicationProgress.NONE;
                 for (FsckReply r : replies) {
                     checked += r.checked();
                     damaged.addAll(r.damaged());
                     records.addAll(r.records());
+                    under.addAll(r.underReplicated());
+                    progress = sum(progress, r.replication());
                 }
-                return new FsckReply(checked, List.copyOf(damaged), List.copyOf(records));
+                return new FsckReply(checked, List.copyOf(damaged), List.copyOf(records), List.copyOf(under), progress);
             }));
         });
     }

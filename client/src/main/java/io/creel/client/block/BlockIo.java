@@ -3,6 +3,7 @@ package io.creel.client.block;
 import io.creel.client.Futures;
 import io.creel.client.rpc.NamenodeRouter;
 import io.creel.common.protocol.BlockLocation;
+import io.creel.common.protocol.StorageServerInfo;
 import io.creel.storage.transport.BlockLocator;
 import io.creel.storage.transport.BlockTransfers;
 import java.nio.ByteBuffer;
@@ -81,10 +82,24 @@ public final class BlockIo {
      * {@code unreachable}; the new location replaces the old one in the cache.
      */
     public CompletableFuture<BlockLocation> move(NodeRef node, long index, long lease, BlockLocation unreachable) {
-        return router.map(node.partition(), node.nodeId(), index, lease, unreachable.tag()).thenApply(loc -> {
+        return router.map(node.partition(), node.nodeId(), index, lease, unreachable.tag(),
+                unreachable.server().serverId()).thenApply(loc -> {
             cache.put(loc, node.partition());
             return loc;
         });
+    }
+
+    /**
+     * Drops the copy on {@code unreachable} from replicated block {@code index} after the writer could
+     * not reach that server; the block's location now replaces the old one in the cache.
+     */
+    public CompletableFuture<BlockLocation> dropCopy(NodeRef node, long index, long lease, BlockLocation block,
+                                                     StorageServerInfo unreachable) {
+        return router.map(node.partition(), node.nodeId(), index, lease, block.tag(), unreachable.serverId())
+                .thenApply(loc -> {
+                    cache.put(loc, node.partition());
+                    return loc;
+                });
     }
 
     /**
@@ -185,6 +200,11 @@ public final class BlockIo {
             public CompletableFuture<BlockLocation> moveFrom(BlockLocation unreachable) {
                 return allocator.moveFrom(index, unreachable);
             }
+
+            @Override
+            public CompletableFuture<BlockLocation> dropCopy(BlockLocation block, StorageServerInfo unreachable) {
+                return allocator.dropCopy(index, block, unreachable);
+            }
         };
     }
 
@@ -217,6 +237,12 @@ public final class BlockIo {
 
         /** See {@link BlockLocator#moveFrom}; by default blocks do not move. */
         default CompletableFuture<BlockLocation> moveFrom(long index, BlockLocation unreachable) {
+            return null;
+        }
+
+        /** See {@link BlockLocator#dropCopy}; by default copies are not dropped. */
+        default CompletableFuture<BlockLocation> dropCopy(long index, BlockLocation block,
+                                                          StorageServerInfo unreachable) {
             return null;
         }
     }

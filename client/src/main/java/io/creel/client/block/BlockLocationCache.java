@@ -125,10 +125,14 @@ public final class BlockLocationCache {
                 CompletableFuture.completedFuture(location));
     }
 
-    /** Forgets {@code key}'s location if it is still {@code stale} (so a fresher one is kept). */
+    /**
+     * Forgets {@code key}'s location if it is still {@code stale}, or still has {@code stale} as one
+     * of its copies (so a fresher one is kept).
+     */
     public synchronized void invalidate(BlockKey key, BlockLocation stale) {
         CompletableFuture<BlockLocation> f = entries.get(key);
-        if (f != null && f.isDone() && !f.isCompletedExceptionally() && f.join().equals(stale)) {
+        if (f != null && f.isDone() && !f.isCompletedExceptionally()
+                && (f.join().equals(stale) || f.join().copies().contains(stale))) {
             entries.remove(key);
         }
     }

@@ -171,13 +171,16 @@ public final class NamenodeRouter {
     }
 
     public CompletableFuture<BlockLocation> map(int partition, long nodeId, long blockIndex, long lease) {
-        return map(partition, nodeId, blockIndex, lease, 0);
+        return map(partition, nodeId, blockIndex, lease, 0, 0);
     }
 
-    /** MAP; with {@code unreachableTag} the writer asks for the block to move off a server it cannot reach. */
+    /**
+     * MAP; with {@code unreachableTag} the writer asks for the block to move off the server
+     * {@code unreachableServer} (its id) it cannot reach, or, for a replicated block, to drop that copy.
+     */
     public CompletableFuture<BlockLocation> map(int partition, long nodeId, long blockIndex, long lease,
-                                                long unreachableTag) {
-        MapRequest r = new MapRequest(nodeId, blockIndex, lease, unreachableTag);
+                                                long unreachableTag, int unreachableServer) {
+        MapRequest r = new MapRequest(nodeId, blockIndex, lease, unreachableTag, unreachableServer);
         // With a lease a MAP may allocate: identified, so a retry never allocates a second block.
         return call(partition, Opcode.MAP, lease == 0 ? r : identified(r), MapReply::decode).thenApply(MapReply::block);
     }

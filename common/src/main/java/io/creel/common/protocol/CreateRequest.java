@@ -20,12 +20,20 @@ import java.util.Objects;
  * @param locationClass host to prefer for blocks, or "" for none
  * @param enumerable    for a Table: whether its keys are listed; ignored for other types
  * @param value         a KeyValue's whole value to commit at once, or {@code null}
+ * @param replication   copies of each block (1 to {@link BlockLocation#MAX_COPIES}), or 0 to inherit
+ *                      from the parent (else the storage class's factor)
  */
 public record CreateRequest(String path, NodeType type, String storageClass, String locationClass,
-                            boolean enumerable, byte[] value) implements Message {
+                            boolean enumerable, byte[] value, int replication) implements Message {
     /** A create without a value. */
     public CreateRequest(String path, NodeType type, String storageClass, String locationClass, boolean enumerable) {
-        this(path, type, storageClass, locationClass, enumerable, null);
+        this(path, type, storageClass, locationClass, enumerable, null, 0);
+    }
+
+    /** A create with inherited replication. */
+    public CreateRequest(String path, NodeType type, String storageClass, String locationClass, boolean enumerable,
+                         byte[] value) {
+        this(path, type, storageClass, locationClass, enumerable, value, 0);
     }
 
     @Override
@@ -36,6 +44,7 @@ public record CreateRequest(String path, NodeType type, String storageClass, Str
         Wire.writeString(out, locationClass);
         Wire.writeBoolean(out, enumerable);
         Wire.writeOptionalBytes(out, value);
+        out.writeByte(replication);
     }
 
     public static CreateRequest decode(ByteBuf in) {
@@ -49,8 +58,12 @@ public record CreateRequest(String path, NodeType type, String storageClass, Str
         }
         CreateRequest r = new CreateRequest(path, type, Wire.readString(in, "create.class"),
                 Wire.readString(in, "create.location"), Wire.readBoolean(in, "create.enumerable"),
-                Wire.readOptionalBytes(in, "create.value"));
+                Wire.readOptionalBytes(in, "create.value"), Wire.readByte(in, "create.replication"));
         Wire.expectEnd(in, "create request");
+        if (r.replication < 0 || r.replication > BlockLocation.MAX_COPIES) {
+            throw new ProtocolException("create.replication: " + r.replication + " copies; 0 (inherit) to "
+                    + BlockLocation.MAX_COPIES);
+        }
         return r;
     }
 
@@ -58,7 +71,7 @@ public record CreateRequest(String path, NodeType type, String storageClass, Str
     public boolean equals(Object o) {
         return o instanceof CreateRequest r && r.path.equals(path) && r.type == type
                 && r.storageClass.equals(storageClass) && r.locationClass.equals(locationClass)
-                && r.enumerable == enumerable && Arrays.equals(r.value, value);
+                && r.enumerable == enumerable && Arrays.equals(r.value, value) && r.replication == replication;
     }
 
     @Override
@@ -69,6 +82,6 @@ public record CreateRequest(String path, NodeType type, String storageClass, Str
     @Override
     public String toString() {
         return "CreateRequest[" + path + ", " + type + ", class=" + storageClass + ", location=" + locationClass
-                + ", enumerable=" + enumerable + (value == null ? "" : ", value of " + value.length + " bytes") + "]";
+                + ", enumerable=" + enumerable + (replication == 0 ? "" : ", replication=" + replication) + (value == null ? "" : ", value of " + value.length + " bytes") + "]";
     }
 }

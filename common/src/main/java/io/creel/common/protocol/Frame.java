@@ -41,7 +41,7 @@ public final class Frame {
     /** Flag bit of a request whose {@link RequestIdentity} precedes its body. */
     public static final int FLAG_IDENTIFIED = 2;
     /** The wire protocol version of this release. Raise it when a frame or message changes layout. */
-    public static final int WIRE_VERSION = 1;
+    public static final int WIRE_VERSION = 2;
     /** Where the version sits in the flags. */
     private static final int VERSION_SHIFT = 4;
     /** Response status meaning success. */

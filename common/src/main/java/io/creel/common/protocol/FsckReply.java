@@ -5,17 +5,27 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Nodes with lost data under a path, and the directory records a dead storage server took along.
+ * Nodes with lost data under a path, nodes whose blocks are short of copies, and the directory
+ * records a dead storage server took along.
  *
- * @param checked how many nodes with data were checked
- * @param damaged each node that has blocks on a storage server that is dead or gone
- * @param records each container whose directory records (what its listing reads) were on such a
- *                server: still there (its listing fails), or moved since by the namenode
+ * @param checked          how many nodes with data were checked
+ * @param damaged          each node that has blocks with no copy on a live storage server
+ * @param records          each container whose directory records (what its listing reads) were on such a
+ *                         server: still there (its listing fails), or moved since by the namenode
+ * @param underReplicated  each node that has blocks with fewer copies on live, non-draining servers than
+ *                         its replication factor ({@link Damaged#lostBlocks} counts those blocks)
+ * @param replication      how restoring the factor goes, cluster-wide on this namenode
  */
-public record FsckReply(long checked, List<Damaged> damaged, List<Records> records) implements Message {
+public record FsckReply(long checked, List<Damaged> damaged, List<Records> records, List<Damaged> underReplicated,
+                        ReplicationProgress replication) implements Message {
     /** A reply about data nodes only. */
     public FsckReply(long checked, List<Damaged> damaged) {
-        this(checked, damaged, List.of());
+        this(checked, damaged, List.of(), List.of(), ReplicationProgress.NONE);
+    }
+
+    /** A reply without replication news. */
+    public FsckReply(long checked, List<Damaged> damaged, List<Records> records) {
+        this(checked, damaged, records, List.of(), ReplicationProgress.NONE);
     }
 
     /** Most entries one reply carries; {@code truncated} says more were found. */
@@ -54,14 +64,7 @@ public record FsckReply(long checked, List<Damaged> damaged, List<Records> recor
     @Override
     public void encode(ByteBuf out) {
         out.writeLong(checked);
-        out.writeInt(damaged.size());
-        for (Damaged d : damaged) {
-            Wire.writeString(out, d.path());
-            out.writeLong(d.lostBlocks());
-            out.writeLong(d.totalBlocks());
-            out.writeShort(d.servers().size());
-            d.servers().forEach(s -> Wire.writeString(out, s));
-        }
+        encodeDamaged(out, damaged);
         out.writeInt(records.size());
         for (Records r : records) {
             Wire.writeString(out, r.path());
@@ -70,10 +73,22 @@ public record FsckReply(long checked, List<Damaged> damaged, List<Records> recor
             Wire.writeString(out, r.movedTo());
             out.writeLong(r.unlistedMillis());
         }
+        encodeDamaged(out, underReplicated);
+        replication.encode(out);
     }
 
-    public static FsckReply decode(ByteBuf in) {
-        long checked = Wire.readNonNegativeLong(in, "fsck.checked");
+    private static void encodeDamaged(ByteBuf out, List<Damaged> list) {
+        out.writeInt(list.size());
+        for (Damaged d : list) {
+            Wire.writeString(out, d.path());
+            out.writeLong(d.lostBlocks());
+            out.writeLong(d.totalBlocks());
+            out.writeShort(d.servers().size());
+            d.servers().forEach(s -> Wire.writeString(out, s));
+        }
+    }
+
+    private static List<Damaged> decodeDamaged(ByteBuf in) {
         int n = Wire.readInt(in, "fsck.count", 0, MAX_ENTRIES);
         List<Damaged> out = new ArrayList<>(Math.min(n, 1024));
         for (int i = 0; i < n; i++) {
@@ -87,6 +102,12 @@ public record FsckReply(long checked, List<Damaged> damaged, List<Records> recor
             }
             out.add(new Damaged(path, lost, total, List.copyOf(servers)));
         }
+        return List.copyOf(out);
+    }
+
+    public static FsckReply decode(ByteBuf in) {
+        long checked = Wire.readNonNegativeLong(in, "fsck.checked");
+        List<Damaged> out = decodeDamaged(in);
         int nr = Wire.readInt(in, "fsck.recordsCount", 0, MAX_ENTRIES);
         List<Records> records = new ArrayList<>(Math.min(nr, 1024));
         for (int i = 0; i < nr; i++) {
@@ -94,7 +115,9 @@ public record FsckReply(long checked, List<Damaged> damaged, List<Records> recor
                     Wire.readNonNegativeLong(in, "fsck.records.names"), Wire.readString(in, "fsck.records.server"),
                     Wire.readString(in, "fsck.records.movedTo"), Wire.readNonNegativeLong(in, "fsck.records.millis")));
         }
+        List<Damaged> under = decodeDamaged(in);
+        ReplicationProgress replication = ReplicationProgress.decode(in);
         Wire.expectEnd(in, "fsck reply");
-        return new FsckReply(checked, List.copyOf(out), List.copyOf(records));
+        return new FsckReply(checked, out, List.copyOf(records), under, replication);
     }
 }

@@ -15,9 +15,17 @@ import io.netty.buffer.ByteBuf;
  * @param enumerable    whether the node's children are listed (false only for non-enumerable Tables)
  * @param modifiedMillis last change, epoch milliseconds
  * @param writing        whether a writer currently holds the node's lease
+ * @param replication    copies of each block as set on the node or its nearest ancestor that sets
+ *                       one; 0 when none does (its storage class's factor applies)
  */
 public record NodeInfo(long id, NodeType type, long length, String storageClass, String locationClass,
-                       boolean enumerable, long modifiedMillis, boolean writing) implements Message {
+                       boolean enumerable, long modifiedMillis, boolean writing, int replication) implements Message {
+    /** A node whose replication is not set on it or any ancestor. */
+    public NodeInfo(long id, NodeType type, long length, String storageClass, String locationClass,
+                    boolean enumerable, long modifiedMillis, boolean writing) {
+        this(id, type, length, storageClass, locationClass, enumerable, modifiedMillis, writing, 0);
+    }
+
     @Override
     public void encode(ByteBuf out) {
         out.writeLong(id);
@@ -28,6 +36,7 @@ public record NodeInfo(long id, NodeType type, long length, String storageClass,
         Wire.writeBoolean(out, enumerable);
         out.writeLong(modifiedMillis);
         Wire.writeBoolean(out, writing);
+        out.writeByte(replication);
     }
 
     public static NodeInfo decode(ByteBuf in) {
@@ -42,6 +51,6 @@ public record NodeInfo(long id, NodeType type, long length, String storageClass,
         return new NodeInfo(id, type, Wire.readNonNegativeLong(in, "node.length"),
                 Wire.readString(in, "node.storageClass"), Wire.readString(in, "node.locationClass"),
                 Wire.readBoolean(in, "node.enumerable"), Wire.readLong(in, "node.modified"),
-                Wire.readBoolean(in, "node.writing"));
+                Wire.readBoolean(in, "node.writing"), Wire.readByte(in, "node.replication"));
     }
 }

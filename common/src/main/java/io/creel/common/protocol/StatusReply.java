@@ -4,8 +4,17 @@ import io.netty.buffer.ByteBuf;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A namenode's view of the cluster: its node count, its storage classes in order, and every storage server. */
-public record StatusReply(long nodeCount, List<String> storageClasses, List<ServerStatus> servers) implements Message {
+/**
+ * A namenode's view of the cluster: its node count, its storage classes in order, every storage
+ * server, and how restoring the replication factor of its blocks goes.
+ */
+public record StatusReply(long nodeCount, List<String> storageClasses, List<ServerStatus> servers,
+                          ReplicationProgress replication) implements Message {
+    /** A view without replication news. */
+    public StatusReply(long nodeCount, List<String> storageClasses, List<ServerStatus> servers) {
+        this(nodeCount, storageClasses, servers, ReplicationProgress.NONE);
+    }
+
     /** Most servers one reply may list. */
     public static final int MAX_SERVERS = 65536;
 
@@ -16,6 +25,7 @@ public record StatusReply(long nodeCount, List<String> storageClasses, List<Serv
         storageClasses.forEach(c -> Wire.writeString(out, c));
         out.writeInt(servers.size());
         servers.forEach(s -> s.encode(out));
+        replication.encode(out);
     }
 
     public static StatusReply decode(ByteBuf in) {
@@ -30,7 +40,8 @@ public record StatusReply(long nodeCount, List<String> storageClasses, List<Serv
         for (int i = 0; i < ns; i++) {
             servers.add(ServerStatus.decode(in));
         }
+        ReplicationProgress replication = ReplicationProgress.decode(in);
         Wire.expectEnd(in, "status reply");
-        return new StatusReply(nodes, List.copyOf(classes), List.copyOf(servers));
+        return new StatusReply(nodes, List.copyOf(classes), List.copyOf(servers), replication);
     }
 }

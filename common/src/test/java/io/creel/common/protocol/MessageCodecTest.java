@@ -37,6 +37,7 @@ class MessageCodecTest {
     @Test
     void metadataMessagesRoundTrip() {
         roundTrip(new CreateRequest("/a/b", NodeType.FILE, "disk", "", false), CreateRequest::decode);
+        roundTrip(new CreateRequest("/a/r", NodeType.FILE, "", "", true, null, 3), CreateRequest::decode);
         roundTrip(new OpenReply(NODE, 77, BLOCK), OpenReply::decode);
         roundTrip(new OpenReply(NODE, 0, null), OpenReply::decode);
         roundTrip(new LookupRequest("/x/日本", true), LookupRequest::decode);
@@ -44,11 +45,14 @@ class MessageCodecTest {
         roundTrip(new MoveRequest("/x", "/y"), MoveRequest::decode);
         roundTrip(new NodeReply(NODE), NodeReply::decode);
         roundTrip(new MapRequest(42, 5, 77), MapRequest::decode);
-        roundTrip(new MapRequest(42, 5, 77, 1L << 52), MapRequest::decode);
+        roundTrip(new MapRequest(42, 5, 77, 1L << 52, 3), MapRequest::decode);
         roundTrip(new LocateRequest(42, 5, 64), LocateRequest::decode);
         roundTrip(new LocateReply(java.util.List.of(BLOCK, new BlockLocation(42, 4, SERVER, 100, 1L << 50))),
                 LocateReply::decode);
         roundTrip(new MapReply(BLOCK), MapReply::decode);
+        roundTrip(new MapReply(new BlockLocation(42, 4, SERVER, 100, 1L << 50, java.util.List.of(
+                new BlockCopy(SERVER.withServerId(8), 7, 1L << 51), new BlockCopy(SERVER.withServerId(9), 9, 1L << 50)))),
+                MapReply::decode);
         roundTrip(CommitRequest.sync(42, 77, 4096), CommitRequest::decode);
         roundTrip(CommitRequest.close(42, 77, 4096), CommitRequest::decode);
         roundTrip(CommitRequest.abandon(42, 77), CommitRequest::decode);
@@ -142,7 +146,7 @@ class MessageCodecTest {
         assertThrows(ProtocolException.class, () -> CreateRequest.decode(badType));
 
         ByteBuf moveWithoutLease = Unpooled.buffer();
-        new MapRequest(1, 0, 0, 99).encode(moveWithoutLease);
+        new MapRequest(1, 0, 0, 99, 0).encode(moveWithoutLease);
         assertThrows(ProtocolException.class, () -> MapRequest.decode(moveWithoutLease));
 
         for (int count : new int[] {0, LocateRequest.MAX_COUNT + 1}) {

@@ -51,7 +51,7 @@ class IdentifiedRequestTest {
         RequestIdentity id = RequestIdentity.newClient().withSequence(7);
         ByteBuf frame = Frames.request(ByteBufAllocator.DEFAULT, Opcode.REMOVE, 3,
                 new IdentifiedRequest(id, new RemoveRequest("/a/b", true)));
-        assertEquals(Frame.FLAG_IDENTIFIED, frame.getByte(Frame.LENGTH_FIELD + 1));
+        assertEquals(Frame.FLAG_IDENTIFIED | Frame.versionFlags(), frame.getByte(Frame.LENGTH_FIELD + 1));
         dispatch(frame);
         assertEquals(id, seen.get().identity());
         assertEquals(3, seen.get().requestId());

@@ -140,7 +140,7 @@ class TlsRequiredFuzzTest {
         ByteBuf a = answers.get(0);
         expect(a.readInt() == a.readableBytes(), "the answer's length field is its length");
         expect(a.readUnsignedByte() == op.code(), "the answer carries the request's opcode");
-        expect(a.readUnsignedByte() == Frame.FLAG_RESPONSE, "the answer is a response");
+        expect(a.readUnsignedByte() == (Frame.FLAG_RESPONSE | Frame.versionFlags()), "the answer is a response");
         expect(a.readLong() == sent.getLong(Frame.LENGTH_FIELD + 2), "the answer carries the request's id");
         expect(a.readUnsignedShort() == ErrorCode.UNAUTHENTICATED.code(), "the answer is UNAUTHENTICATED");
         expect(Wire.readString(a, "message").contains("requires TLS"), "the answer says TLS is required");

@@ -2,6 +2,7 @@ package io.creel.namenode.allocation;
 
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
+import io.creel.common.protocol.BlockCopy;
 import io.creel.common.protocol.StorageServerInfo;
 import io.creel.namenode.registry.ServerRegistry;
 import java.util.ArrayDeque;
@@ -33,6 +34,8 @@ public final class BlockAllocator {
     private long lastTag;
     /** Told the class whose granted free blocks run low, so more regions are asked for early. */
     private java.util.function.Consumer<String> lowOnBlocks = cls -> { };
+
+    private ReplicationFactors factors = ReplicationFactors.NONE;
 
     /** How long a server that said it is full is not asked again. */
     static final long FULL_RETRY_MILLIS = 1000;
@@ -70,6 +73,22 @@ public final class BlockAllocator {
         this.lastTag = clock.getAsLong() << 20;
     }
 
+    /** Sets the copies of each class's blocks where nodes do not say; checks the classes it names. */
+    public synchronized void useReplication(ReplicationFactors f) {
+        for (String cls : f.namedClasses()) {
+            if (!classes.contains(cls)) {
+                throw new CreelException(ErrorCode.CONFIGURATION, "creel.namenode.replication.classes names storage "
+                        + "class '" + cls + "', which is not one of " + String.join(", ", classes));
+            }
+        }
+        this.factors = f;
+    }
+
+    /** The copies of a block of {@code storageClass} whose node and ancestors do not say. */
+    public synchronized int replicationOf(String storageClass) {
+        return factors.of(storageClass);
+    }
+
     /** The storage classes in allocation order. */
     public List<String> classes() {
         return classes;
@@ -86,6 +105,14 @@ public final class BlockAllocator {
      */
     public boolean isLive(StorageServerInfo server) {
         return registry.isLive(server.serverId());
+    }
+
+    /**
+     * Whether {@code server} is given up on: not live, and not one the namenode still waits for (a
+     * server known from its log has one timeout after a restart to register again).
+     */
+    public boolean isDeclaredDead(StorageServerInfo server) {
+        return registry.isDeclaredDead(server.serverId());
     }
 
     /** Whether {@code server} is draining: it takes no new block, and what it holds must leave. */
@@ -129,6 +156,108 @@ public final class BlockAllocator {
      * that could not reach those servers asks for its block elsewhere.
      */
     public synchronized AllocatedBlock allocate(String storageClass, String locationClass, Set<Integer> avoid) {
+        return allocate(storageClass, locationClass, avoid, 1);
+    }
+
+    /**
+     * {@link #allocate(String, String, Set)} of a block of {@code copies} copies: the first as a block
+     * of one copy is placed, each further one on a server of another host (and another rack, while
+     * servers declare racks and a rack is left unused), from the same class order. Either every copy
+     * is allocated or none is.
+     *
+     * @throws CreelException UNAVAILABLE when fewer hosts than {@code copies} have a live server with
+     *                        room in those classes
+     */
+    public synchronized AllocatedBlock allocate(String storageClass, String locationClass, Set<Integer> avoid,
+                                                int copies) {
+        AllocatedBlock first = allocateOne(storageClass, locationClass, avoid);
+        if (copies <= 1) {
+            return first;
+        }
+        List<BlockCopy> taken = new ArrayList<>(first.copies());
+        try {
+            while (taken.size() < copies) {
+                taken.add(allocateCopy(storageClass, taken, avoid, copies, first.tag()));
+            }
+        } catch (RuntimeException e) {
+            freeUnpublishedCopies(taken);
+            throw e;
+        }
+        return AllocatedBlock.of(taken);
+    }
+
+    /**
+     * One more copy of a block that has {@code existing} copies: a server of a host none of them is
+     * on (of another rack when one is left), from {@code storageClass} on in the class order.
+     *
+     * @param wanted the block's replication factor, for the error
+     * @param tag    the copy's tag, or 0 for a new one (a copy made later than its block's others)
+     * @throws RegionShortage when such a server may still grant a region
+     * @throws CreelException UNAVAILABLE when no such server has room
+     */
+    public synchronized BlockCopy allocateCopy(String storageClass, List<BlockCopy> existing, Set<Integer> avoid,
+                                               int wanted, long tag) {
+        releaseDue();
+        int start = classes.indexOf(storageClass);
+        if (start < 0) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, "unknown storage class '" + storageClass + "'");
+        }
+        Set<String> hosts = new java.util.HashSet<>();
+        Set<String> racks = new java.util.HashSet<>();
+        for (BlockCopy c : existing) {
+            hosts.add(FailureDomains.host(c.server()));
+            racks.add(FailureDomains.rack(c.server()));
+        }
+        long now = clock.getAsLong();
+        StorageServerInfo best = null;
+        for (int c = start; c < classes.size() && best == null; c++) {
+            StorageServerInfo anyRack = null;
+            int last = lastChosen.getOrDefault(classes.get(c), 0);
+            for (StorageServerInfo s : registry.liveServers(classes.get(c))) {
+                if (avoid.contains(s.serverId()) || hosts.contains(FailureDomains.host(s)) || !blocksOf(s).hasFree()) {
+                    continue;
+                }
+                boolean newRack = FailureDomains.rack(s).isEmpty() || !racks.contains(FailureDomains.rack(s));
+                if (newRack && (best == null || best.serverId() <= last && s.serverId() > last)) {
+                    best = s;
+                } else if (!newRack && anyRack == null) {
+                    anyRack = s;
+                }
+            }
+            if (best == null) {
+                best = anyRack;
+            }
+            if (best != null) {
+                lastChosen.put(classes.get(c), best.serverId());
+            }
+        }
+        if (best != null) {
+            return new BlockCopy(best, blocksOf(best).take(), tag != 0 ? tag : ++lastTag);
+        }
+        for (int c = start; c < classes.size(); c++) {
+            for (StorageServerInfo s : registry.liveServers(classes.get(c))) {
+                if (!avoid.contains(s.serverId()) && !hosts.contains(FailureDomains.host(s))
+                        && mayGrow(blocksOf(s), now)) {
+                    throw new RegionShortage(classes.get(c));
+                }
+            }
+        }
+        Set<String> liveHosts = new java.util.TreeSet<>();
+        for (String cls : classes.subList(start, classes.size())) {
+            for (StorageServerInfo s : registry.liveServers(cls)) {
+                if (!avoid.contains(s.serverId())) {
+                    liveHosts.add(FailureDomains.host(s));
+                }
+            }
+        }
+        throw new CreelException(ErrorCode.UNAVAILABLE, "replication " + wanted + " needs " + wanted + " copies on "
+                + "storage servers of different hosts, and no live server with a free block in storage class"
+                + (start == classes.size() - 1 ? " " : "es ") + String.join(", ", classes.subList(start, classes.size()))
+                + " is on a host other than " + String.join(", ", new java.util.TreeSet<>(hosts)) + " (live hosts: "
+                + (liveHosts.isEmpty() ? "none" : String.join(", ", liveHosts)) + ")");
+    }
+
+    private AllocatedBlock allocateOne(String storageClass, String locationClass, Set<Integer> avoid) {
         releaseDue();
         int start = classes.indexOf(storageClass);
         if (start < 0) {
@@ -359,10 +488,25 @@ public final class BlockAllocator {
     public synchronized void retire(Collection<AllocatedBlock> freed) {
         long readyAt = clock.getAsLong() + reuseDelayMillis;
         for (AllocatedBlock b : freed) {
-            blocksOf(b.server()).retire();
-            retiring.addLast(new Retired(readyAt, b.server().serverId(), b.blockNumber()));
+            for (BlockCopy c : b.copies()) {
+                retireCopy(c, readyAt);
+            }
         }
         releaseDue();
+    }
+
+    /** Frees copies of blocks (dropped from a block that stays), each after the reuse delay like {@link #retire}. */
+    public synchronized void retireCopies(Collection<BlockCopy> freed) {
+        long readyAt = clock.getAsLong() + reuseDelayMillis;
+        for (BlockCopy c : freed) {
+            retireCopy(c, readyAt);
+        }
+        releaseDue();
+    }
+
+    private void retireCopy(BlockCopy c, long readyAt) {
+        blocksOf(c.server()).retire();
+        retiring.addLast(new Retired(readyAt, c.server().serverId(), c.blockNumber()));
     }
 
     /**
@@ -371,9 +515,16 @@ public final class BlockAllocator {
      */
     public synchronized void freeUnpublished(Collection<AllocatedBlock> freed) {
         for (AllocatedBlock b : freed) {
-            ServerBlocks sb = blocksOf(b.server());
+            freeUnpublishedCopies(b.copies());
+        }
+    }
+
+    /** {@link #freeUnpublished} for copies never written by anyone but their allocator (a repair that gave up). */
+    public synchronized void freeUnpublishedCopies(Collection<BlockCopy> freed) {
+        for (BlockCopy c : freed) {
+            ServerBlocks sb = blocksOf(c.server());
             sb.retire();
-            sb.release(b.blockNumber(), clock.getAsLong());
+            sb.release(c.blockNumber(), clock.getAsLong());
         }
     }
 

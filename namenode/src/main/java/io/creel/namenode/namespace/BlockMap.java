@@ -2,6 +2,7 @@ package io.creel.namenode.namespace;
 
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
+import io.creel.common.protocol.BlockCopy;
 import io.creel.common.protocol.BlockLocation;
 import io.creel.namenode.allocation.AllocatedBlock;
 import io.creel.namenode.allocation.BlockAllocator;
@@ -25,6 +26,8 @@ final class BlockMap {
     private final BlockAllocator allocator;
     private final long blockSize;
     private final Supplier<NamespaceLog> log;
+    /** Copies dropped from blocks whose writer could not reach them, ever (tells the repair to look). */
+    private long copiesDropped;
 
     BlockMap(NodeTable nodes, BlockAllocator allocator, long blockSize, Supplier<NamespaceLog> log) {
         this.nodes = nodes;
@@ -33,15 +36,18 @@ final class BlockMap {
         this.log = log;
     }
 
-    /** A new block for {@code n}, of its storage class and location, away from servers its writer cannot reach. */
+    /**
+     * A new block for {@code n}, of its storage class and location and with its replication factor's
+     * copies, away from servers its writer cannot reach.
+     */
     AllocatedBlock allocate(Node n) {
         Set<Integer> avoid = n instanceof DataNode d && d.lease != null ? d.lease.unreachable : Set.of();
         return allocator.allocate(NodeTable.storageClassOf(n, allocator.defaultClass()), NodeTable.locationOf(n),
-                avoid);
+                avoid, NodeTable.replicationOf(n, allocator));
     }
 
-    /** See {@link Namespace#map(long, long, long, long)}. */
-    BlockLocation map(long nodeId, long index, long lease, long unreachableTag) {
+    /** See {@link Namespace#map(long, long, long, long, int)}. */
+    BlockLocation map(long nodeId, long index, long lease, long unreachableTag, int unreachableServer) {
         Node n = nodes.get(nodeId);
         if (n == null) {
             throw new CreelException(ErrorCode.NOT_FOUND, "node " + nodeId + " does not exist (removed or replaced)");
@@ -67,7 +73,7 @@ final class BlockMap {
                     + n.type.displayName() + "'s write lease; only the lease holder may allocate blocks");
         }
         if (unreachableTag != 0) {
-            return moveUnreachable(d, index, unreachableTag);
+            return moveUnreachable(d, index, unreachableTag, unreachableServer);
         }
         if (index < d.blockCount()) {
             return d.block((int) index).at(d.id, index);
@@ -85,7 +91,7 @@ final class BlockMap {
 
     /** See {@link Namespace#locate}. */
     List<BlockLocation> locate(long nodeId, long first, int count) {
-        BlockLocation head = map(nodeId, first, 0, 0);
+        BlockLocation head = map(nodeId, first, 0, 0, 0);
         Node n = nodes.get(nodeId);
         long end = Math.min(n.blockCount(), first + count);
         List<BlockLocation> out = new ArrayList<>((int) (end - first));
@@ -96,7 +102,7 @@ final class BlockMap {
         return out;
     }
 
-    private BlockLocation moveUnreachable(DataNode n, long index, long unreachableTag) {
+    private BlockLocation moveUnreachable(DataNode n, long index, long unreachableTag, int unreachableServer) {
         if (index >= n.blockCount()) {
             throw new CreelException(ErrorCode.INVALID_ARGUMENT, n.path() + ": block " + index
                     + " cannot move, it was never allocated (the node has " + n.blockCount() + ")");
@@ -105,6 +111,12 @@ final class BlockMap {
         if (old.tag() != unreachableTag) {
             return old.at(n.id, index); // moved already, for another piece of the same block
         }
+        if (unreachableServer != 0 && !old.hasCopyOn(unreachableServer)) {
+            return old.at(n.id, index); // that copy was dropped already, for another piece
+        }
+        if (old.copyCount() > 1) {
+            return dropCopy(n, index, old, unreachableServer);
+        }
         if (n.inline == null && index * blockSize < n.length) {
             throw new CreelException(ErrorCode.UNAVAILABLE, n.path() + ": block " + index + " holds published bytes "
                     + "on storage server " + old.server().address() + ", which the writer cannot reach; it cannot move");
@@ -112,7 +124,7 @@ final class BlockMap {
         Set<Integer> avoid = new HashSet<>(n.lease.unreachable);
         avoid.add(old.server().serverId());
         AllocatedBlock b = allocator.allocate(NodeTable.storageClassOf(n, allocator.defaultClass()),
-                NodeTable.locationOf(n), avoid); // throws before anything changed
+                NodeTable.locationOf(n), avoid, NodeTable.replicationOf(n, allocator)); // throws before anything changed
         n.lease.unreachable = Set.copyOf(avoid);
         n.setBlock((int) index, b);
         allocator.retire(List.of(old));
@@ -120,6 +132,39 @@ final class BlockMap {
         LOG.info("{}: block {} moved from storage server {}, which its writer cannot reach, to {}", n.path(), index,
                 old.server().address(), b.server().address());
         return b.at(n.id, index);
+    }
+
+    /**
+     * A writer could not reach the server of one copy of a replicated block: that copy leaves the
+     * block (it may hold only part of what was written) and the write goes on with the others. The
+     * block is short of its factor until the namenode's repair copies it again, once the node is
+     * closed ({@link Replicas}).
+     */
+    private BlockLocation dropCopy(DataNode n, long index, AllocatedBlock old, int server) {
+        List<BlockCopy> keep = new ArrayList<>();
+        List<BlockCopy> dropped = new ArrayList<>();
+        for (BlockCopy c : old.copies()) {
+            (c.server().serverId() == server ? dropped : keep).add(c);
+        }
+        // The first copy's tag stays the allocation's name: pieces still under way name the block by it.
+        AllocatedBlock now = new AllocatedBlock(keep.get(0).server(), keep.get(0).blockNumber(), old.tag(),
+                keep.subList(1, keep.size()));
+        Set<Integer> avoid = new HashSet<>(n.lease.unreachable);
+        avoid.add(server);
+        n.lease.unreachable = Set.copyOf(avoid);
+        n.setBlock((int) index, now);
+        allocator.retireCopies(dropped);
+        copiesDropped++;
+        log.get().block(n.id, (int) index, now);
+        LOG.info("{}: block {} left its copy on storage server {}, which its writer cannot reach; {} cop{} left until "
+                + "the node is closed and repaired", n.path(), index, dropped.get(0).server().address(), keep.size(),
+                keep.size() == 1 ? "y" : "ies");
+        return now.at(n.id, index);
+    }
+
+    /** Copies dropped so far because their writer could not reach them. */
+    long copiesDropped() {
+        return copiesDropped;
     }
 
     /** Allocates (and logs) blocks of {@code container} until it has block {@code blockIndex}. */

@@ -64,7 +64,7 @@ final class Creates {
         Container parent = nodes.resolveParent(path, req.type());
         byte[] name = path.name();
         long now = clock.getAsLong();
-        Placement placement = nodes.placement(req.storageClass(), req.locationClass());
+        Placement placement = nodes.placement(req.storageClass(), req.locationClass(), req.replication());
         if (req.type() == NodeType.KEYVALUE) {
             DataNode v = new DataNode(nodes.nextId(), NodeType.KEYVALUE, name, parent, placement, now,
                     Node.State.PENDING);

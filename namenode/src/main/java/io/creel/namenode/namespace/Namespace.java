@@ -4,6 +4,7 @@ import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.NodeType;
 import io.creel.common.namespace.Utf8Path;
+import io.creel.common.protocol.BlockCopy;
 import io.creel.common.protocol.BlockLocation;
 import io.creel.common.protocol.CreateRequest;
 import io.creel.common.protocol.NodeInfo;
@@ -20,7 +21,6 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,6 +62,7 @@ public final class Namespace {
     private final Renames renames;
     private final Writers writers;
     private final RecordsRepair repair;
+    private final Replicas replicas;
     private final Creates creates;
     /** Where every change is logged (persistence), or nowhere. */
     private NamespaceLog log = NamespaceLog.NONE;
@@ -102,6 +103,7 @@ public final class Namespace {
                 clock);
         this.writers = new Writers(this, nodes, leases, blocks, inline, versions, reuse, blockSize, clock);
         this.repair = new RecordsRepair(records, allocator);
+        this.replicas = new Replicas(nodes, allocator, blockSize, () -> log);
     }
 
     /**
@@ -271,7 +273,7 @@ public final class Namespace {
      * the next block is allocated if {@code index} is one past the last.
      */
     public synchronized BlockLocation map(long nodeId, long index, long lease) {
-        return map(nodeId, index, lease, 0);
+        return map(nodeId, index, lease, 0, 0);
     }
 
     /**
@@ -290,11 +292,13 @@ public final class Namespace {
      * block is allocated again on another server — unless some of it was published (then those
      * bytes are on that server and nothing can move them). That server is avoided for the rest of
      * the lease. If the block is no longer the one with that tag, it moved already: its current
-     * location is returned.
+     * location is returned. Of a replicated block only the copy on {@code unreachableServer} leaves
+     * the block, and the write goes on with the other copies.
      */
-    public synchronized BlockLocation map(long nodeId, long index, long lease, long unreachableTag) {
+    public synchronized BlockLocation map(long nodeId, long index, long lease, long unreachableTag,
+                                          int unreachableServer) {
         reuse.runDue();
-        return blocks.map(nodeId, index, lease, unreachableTag);
+        return blocks.map(nodeId, index, lease, unreachableTag, unreachableServer);
     }
 
     // ------------------------------------------------------------------ commit
@@ -379,7 +383,7 @@ public final class Namespace {
      *
      * @return the number of nodes visited
      */
-    public synchronized long forEachDataNode(String pathText, BiConsumer<String, List<AllocatedBlock>> visitor) {
+    public synchronized long forEachDataNode(String pathText, DataNodeVisitor visitor) {
         Node top = nodes.resolve(Utf8Path.parse(pathText));
         long visited = 0;
         ArrayDeque<Node> todo = new ArrayDeque<>();
@@ -387,13 +391,79 @@ public final class Namespace {
         while (!todo.isEmpty()) {
             Node x = todo.pop();
             if (x instanceof DataNode d) {
-                visitor.accept(d.path(), d.blocks());
+                // Blocks beyond the committed length (a writer's, not yet published) are not checked.
+                int published = d.inline != null ? 0
+                        : (int) Math.min(d.blockCount(), (d.length + blockSize - 1) / blockSize);
+                visitor.visit(d.path(), NodeTable.replicationOf(d, allocator), d.blocks().subList(0, published));
                 visited++;
             } else {
                 ((Container) x).childList().forEach(todo::push);
             }
         }
         return visited;
+    }
+
+    /** What {@link #forEachDataNode} tells of each node. */
+    @FunctionalInterface
+    public interface DataNodeVisitor {
+        /** A File or KeyValue: its path, its replication factor and its published blocks. */
+        void visit(String path, int replication, List<AllocatedBlock> blocks);
+    }
+
+    /**
+     * A block of a closed File or KeyValue short of copies on live, non-draining servers (or holding
+     * one on a dead or draining server), as found by {@link #replicationWork}.
+     *
+     * @param length  the node's length when found: a node that changed since is not touched
+     * @param bytes   the block's bytes to copy
+     * @param missing copies to make (0: only copies on dead or draining servers to drop)
+     * @param sources the block's copies on live servers, to copy from
+     */
+    public record RepairTask(long nodeId, String path, int index, long tag, long length, long bytes, int missing,
+                             List<BlockLocation> sources) {
+    }
+
+    /**
+     * One walk of the namespace for {@link #replicationWork}: up to the asked number of tasks, and in
+     * all the blocks short of their factor, the blocks without any live copy (lost), and the short
+     * blocks of nodes still being written (repaired once closed).
+     */
+    public record ReplicationScan(List<RepairTask> tasks, long underReplicated, long lost, long waitingForWriter) {
+    }
+
+    /** Walks every File and KeyValue for blocks short of their replication factor (see {@link Replicas}). */
+    public synchronized ReplicationScan replicationWork(int maxTasks) {
+        reuse.runDue();
+        return replicas.scan(maxTasks);
+    }
+
+    /**
+     * Allocates the copies {@code task} is short of, on servers of hosts its good copies are not on;
+     * none if the block changed since it was found.
+     *
+     * @throws io.creel.namenode.allocation.RegionShortage when a server must grant a region first
+     * @throws CreelException UNAVAILABLE when no live server of another host has room
+     */
+    public synchronized List<BlockCopy> reserveCopies(RepairTask task) {
+        return replicas.reserve(task);
+    }
+
+    /**
+     * Makes {@code made} (which now hold the block's bytes) copies of the block and drops its copies
+     * on dead or draining servers; returns false, freeing {@code made}, if the node changed meanwhile.
+     */
+    public synchronized boolean installCopies(RepairTask task, List<BlockCopy> made) {
+        return replicas.install(task, made);
+    }
+
+    /** Copies dropped from blocks since this namenode started because their writer could not reach them. */
+    public synchronized long copiesDropped() {
+        return blocks.copiesDropped();
+    }
+
+    /** Frees copies reserved by {@link #reserveCopies} for a repair that failed. */
+    public synchronized void abandonCopies(List<BlockCopy> made) {
+        replicas.abandon(made);
     }
 
     /**
@@ -468,7 +538,7 @@ public final class Namespace {
     /** Logs a new node with its first block (if it has one) and its inline bytes (if any). */
     void logCreated(Node n) {
         log.created(n.id, n.type, n.name, n.parent.id, n.placement.storageClass(), n.placement.locationClass(),
-                n.enumerable(), n.state == Node.State.PENDING, n.slot, n.modifiedMillis);
+                n.placement.replication(), n.enumerable(), n.state == Node.State.PENDING, n.slot, n.modifiedMillis);
         for (int i = 0; i < n.blockCount(); i++) {
             log.block(n.id, i, n.block(i));
         }

@@ -53,7 +53,7 @@ public final class NamespaceImage {
 
     private static void describe(Node n, NamespaceLog sink) {
         sink.created(n.id, n.type, n.name, n.parent.id, n.placement.storageClass(), n.placement.locationClass(),
-                n.enumerable(), n.state == Node.State.PENDING, n.slot, n.modifiedMillis);
+                n.placement.replication(), n.enumerable(), n.state == Node.State.PENDING, n.slot, n.modifiedMillis);
         describeBlocks(n, sink);
         if (n instanceof DataNode d) {
             if (d.inline != null) {
@@ -102,7 +102,8 @@ public final class NamespaceImage {
         }
 
         public void created(long id, NodeType type, byte[] name, long parentId, String storageClass,
-                            String locationClass, boolean enumerable, boolean pending, int slot, long modified) {
+                            String locationClass, int replication, boolean enumerable, boolean pending, int slot,
+                            long modified) {
             Node parentNode = node(parentId);
             if (nodes.get(id) != null) {
                 throw new IllegalStateException("node " + id + " is created twice");
@@ -112,7 +113,7 @@ public final class NamespaceImage {
                         + type.displayName());
             }
             Container parent = (Container) parentNode;
-            Placement placement = nodes.placement(storageClass, locationClass);
+            Placement placement = nodes.placement(storageClass, locationClass, replication);
             Node.State state = pending ? Node.State.PENDING : Node.State.LIVE;
             Node n = type.isContainer()
                     ? new Container(id, type, name, parent, placement, type != NodeType.TABLE || enumerable, modified, state)
@@ -144,6 +145,12 @@ public final class NamespaceImage {
                 throw new IllegalStateException("block " + index + " of node " + nodeId + " follows "
                         + n.blockCount() + " blocks");
             }
+        }
+
+        /** The node just created has its own replication factor. */
+        public void replication(long nodeId, int copies) {
+            Node n = node(nodeId);
+            n.placement = nodes.placement(n.placement.storageClass(), n.placement.locationClass(), copies);
         }
 
         public void trimmed(long nodeId, int keep) {
@@ -264,11 +271,15 @@ public final class NamespaceImage {
                     }
                     for (int i = 0; i < n.blockCount(); i++) {
                         AllocatedBlock b = n.block(i);
-                        StorageServerInfo s = b.server();
-                        String identity = s.address() + "#" + s.localToken();
-                        StorageServerInfo known = servers.computeIfAbsent(identity, k -> registry.restore(s));
-                        n.setBlock(i, new AllocatedBlock(known, b.blockNumber(), b.tag()));
-                        used.computeIfAbsent(known, k -> new ArrayList<>()).add(b.blockNumber());
+                        List<io.creel.common.protocol.BlockCopy> copies = new ArrayList<>();
+                        for (io.creel.common.protocol.BlockCopy c : b.copies()) {
+                            StorageServerInfo s = c.server();
+                            String identity = s.address() + "#" + s.localToken();
+                            StorageServerInfo known = servers.computeIfAbsent(identity, k -> registry.restore(s));
+                            copies.add(new io.creel.common.protocol.BlockCopy(known, c.blockNumber(), c.tag()));
+                            used.computeIfAbsent(known, k -> new ArrayList<>()).add(c.blockNumber());
+                        }
+                        n.setBlock(i, AllocatedBlock.of(copies));
                         blocks++;
                     }
                 }

@@ -19,7 +19,8 @@ public interface NamespaceLog {
     NamespaceLog NONE = new NamespaceLog() {
         @Override
         public void created(long id, NodeType type, byte[] name, long parentId, String storageClass,
-                            String locationClass, boolean enumerable, boolean pending, int slot, long modified) {
+                            String locationClass, int replication, boolean enumerable, boolean pending, int slot,
+                            long modified) {
         }
 
         @Override
@@ -66,7 +67,7 @@ public interface NamespaceLog {
      * record slot {@code slot} (-1: none). The name is UTF-8.
      */
     void created(long id, NodeType type, byte[] name, long parentId, String storageClass, String locationClass,
-                 boolean enumerable, boolean pending, int slot, long modified);
+                 int replication, boolean enumerable, boolean pending, int slot, long modified);
 
     /**
      * Block {@code index} was allocated to the node: one past its last, or in place of the block at

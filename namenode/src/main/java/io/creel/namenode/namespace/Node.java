@@ -34,7 +34,8 @@ abstract sealed class Node permits Container, DataNode {
     byte[] name;
     /** {@link ChildTable#hash} of {@link #name}. */
     int nameHash;
-    final Placement placement;
+    /** Set at creation; a restart's rebuild completes it (see {@link NamespaceImage.Rebuilder#replication}). */
+    Placement placement;
     long modifiedMillis;
     /** This node's slot in its parent's records, or -1. */
     int slot = -1;
@@ -68,7 +69,17 @@ abstract sealed class Node permits Container, DataNode {
 
     final NodeInfo info() {
         return new NodeInfo(id, type, visibleLength(), placement.storageClass(), placement.locationClass(),
-                enumerable(), modifiedMillis, leased());
+                enumerable(), modifiedMillis, leased(), replicationSet());
+    }
+
+    /** The factor set on this node or its nearest ancestor that sets one, or 0. */
+    private int replicationSet() {
+        for (Node x = this; x != null; x = x.parent) {
+            if (x.placement.replication() > 0) {
+                return x.placement.replication();
+            }
+        }
+        return 0;
     }
 
     // ------------------------------------------------------------------ blocks

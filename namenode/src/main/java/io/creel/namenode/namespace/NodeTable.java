@@ -4,6 +4,7 @@ import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.NodeType;
 import io.creel.common.namespace.Utf8Path;
+import io.creel.namenode.allocation.BlockAllocator;
 import java.util.function.Predicate;
 
 /**
@@ -54,8 +55,8 @@ final class NodeTable {
     }
 
     /** The shared placement for these classes. */
-    Placement placement(String storageClass, String locationClass) {
-        return placements.of(storageClass, locationClass);
+    Placement placement(String storageClass, String locationClass, int replication) {
+        return placements.of(storageClass, locationClass, replication);
     }
 
     /** The node with this id (live, pending or retired but not yet forgotten), or {@code null}. */
@@ -163,6 +164,23 @@ final class NodeTable {
             }
         }
         return dflt;
+    }
+
+    /**
+     * The copies of each of {@code n}'s blocks: its own factor, else its nearest ancestor's, else its
+     * storage class's. Only Files and KeyValues are replicated: a container's records are rewritten
+     * from the namespace when their server dies.
+     */
+    static int replicationOf(Node n, BlockAllocator allocator) {
+        if (!(n instanceof DataNode)) {
+            return 1;
+        }
+        for (Node x = n; x != null; x = x.parent) {
+            if (x.placement.replication() > 0) {
+                return x.placement.replication();
+            }
+        }
+        return allocator.replicationOf(storageClassOf(n, allocator.defaultClass()));
     }
 
     /** The host {@code n}'s blocks prefer: its own, else its nearest ancestor's, else none (""). */

@@ -59,10 +59,20 @@ final class LogFormat {
     /** u16 format version: the first record of every file written since versions exist. */
     static final int FORMAT = 14;
     /**
+     * node id, block index, count (u8), then count times server number, block number and tag: the other
+     * copies of the block the {@link #BLOCK} record just before it describes (since version 2).
+     */
+    static final int COPIES = 15;
+    /**
+     * node id, replication (u8): the factor set on the node the {@link #CREATED} record just before
+     * it created (since version 2; a node without one inherits).
+     */
+    static final int REPLICATION = 16;
+    /**
      * The format this release writes and the newest it reads. Raise it when a record changes meaning
      * or layout; readers keep reading older versions (a file with no FORMAT record is version 1).
      */
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     static final String LOG_PREFIX = "log-";
     static final String CHECKPOINT_PREFIX = "checkpoint-";

@@ -39,6 +39,12 @@ final class LogReader {
 
     private final Path file;
     private final NamespaceImage.Rebuilder target;
+    /** The node the last CREATED record created, which a REPLICATION record completes. */
+    private long lastCreated = -1;
+    /** The last BLOCK record read, which a COPIES record completes. */
+    private long lastBlockNode = -1;
+    private int lastBlockIndex = -1;
+    private AllocatedBlock lastBlock;
     private final RecentAnswers answers;
     private final Map<Integer, StorageServerInfo> servers = new HashMap<>();
     private long maxTag;
@@ -209,7 +215,20 @@ final class LogReader {
                 boolean pending = Wire.readBoolean(in, "pending");
                 int slot = Wire.readInt(in, "slot");
                 long modified = Wire.readLong(in, "modified");
-                target.created(id, t, name, parent, sc, lc, enumerable, pending, slot, modified);
+                target.created(id, t, name, parent, sc, lc, 0, enumerable, pending, slot, modified);
+                lastCreated = id;
+            }
+            case LogFormat.REPLICATION -> {
+                long id = Wire.readLong(in, "node id");
+                int replication = Wire.readByte(in, "replication");
+                if (id != lastCreated) {
+                    throw new IllegalStateException("the replication of node " + id
+                            + " without its created record before it");
+                }
+                if (replication < 1 || replication > io.creel.common.protocol.BlockLocation.MAX_COPIES) {
+                    throw new IllegalStateException("replication " + replication + " of node " + id);
+                }
+                target.replication(id, replication);
             }
             case LogFormat.BLOCK -> {
                 long node = Wire.readLong(in, "node id");
@@ -228,7 +247,42 @@ final class LogReader {
                 if (Long.compareUnsigned(tag, maxTag) > 0) {
                     maxTag = tag;
                 }
-                target.block(node, index, new AllocatedBlock(s, number, tag));
+                lastBlockNode = node;
+                lastBlockIndex = index;
+                lastBlock = new AllocatedBlock(s, number, tag);
+                target.block(node, index, lastBlock);
+            }
+            case LogFormat.COPIES -> {
+                long node = Wire.readLong(in, "node id");
+                int index = Wire.readInt(in, "block index");
+                int count = Wire.readByte(in, "copies");
+                if (lastBlock == null || node != lastBlockNode || index != lastBlockIndex) {
+                    throw new IllegalStateException("copies of block " + index + " of node " + node
+                            + " without the block record before them");
+                }
+                if (count < 1 || count >= io.creel.common.protocol.BlockLocation.MAX_COPIES) {
+                    throw new IllegalStateException(count + " other copies of block " + index + " of node " + node);
+                }
+                java.util.List<io.creel.common.protocol.BlockCopy> others = new java.util.ArrayList<>();
+                for (int i = 0; i < count; i++) {
+                    int ref = Wire.readInt(in, "server number");
+                    long number = Wire.readLong(in, "block number");
+                    long copyTag = Wire.readLong(in, "tag");
+                    if (Long.compareUnsigned(copyTag, maxTag) > 0) {
+                        maxTag = copyTag;
+                    }
+                    StorageServerInfo s = servers.get(ref);
+                    if (s == null) {
+                        throw new IllegalStateException("copy on server number " + ref + ", which this file never named");
+                    }
+                    if (number < 0 || number >= s.blockCount()) {
+                        throw new IllegalStateException("block " + number + " beyond the " + s.blockCount()
+                                + " blocks of " + s.address());
+                    }
+                    others.add(new io.creel.common.protocol.BlockCopy(s, number, copyTag));
+                }
+                lastBlock = new AllocatedBlock(lastBlock.server(), lastBlock.blockNumber(), lastBlock.tag(), others);
+                target.block(node, index, lastBlock); // the block's record again, now with every copy
             }
             case LogFormat.TRIMMED -> target.trimmed(Wire.readLong(in, "node id"), Wire.readInt(in, "kept"));
             case LogFormat.LENGTH -> target.length(Wire.readLong(in, "node id"), Wire.readNonNegativeLong(in, "length"),

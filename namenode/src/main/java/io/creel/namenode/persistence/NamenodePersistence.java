@@ -317,8 +317,10 @@ public final class NamenodePersistence implements AutoCloseable {
         return new NamespaceLog() {
             @Override
             public void created(long id, NodeType type, byte[] name, long parentId, String storageClass,
-                                String locationClass, boolean enumerable, boolean pending, int slot, long modified) {
-                enc.created(id, type, name, parentId, storageClass, locationClass, enumerable, pending, slot, modified);
+                                String locationClass, int replication, boolean enumerable, boolean pending, int slot,
+                                long modified) {
+                enc.created(id, type, name, parentId, storageClass, locationClass, replication, enumerable, pending,
+                        slot, modified);
             }
 
             @Override

@@ -146,9 +146,10 @@ final class OperationLog implements NamespaceLog, AutoCloseable {
 
     @Override
     public synchronized void created(long id, NodeType type, byte[] name, long parentId, String storageClass,
-                                     String locationClass, boolean enumerable, boolean pending, int slot,
-                                     long modified) {
-        encoder.created(id, type, name, parentId, storageClass, locationClass, enumerable, pending, slot, modified);
+                                     String locationClass, int replication, boolean enumerable, boolean pending,
+                                     int slot, long modified) {
+        encoder.created(id, type, name, parentId, storageClass, locationClass, replication, enumerable, pending, slot,
+                modified);
         flush();
     }
 

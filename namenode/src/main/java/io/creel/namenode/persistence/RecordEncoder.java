@@ -64,7 +64,7 @@ final class RecordEncoder {
     }
 
     void created(long id, NodeType type, byte[] name, long parentId, String storageClass, String locationClass,
-                 boolean enumerable, boolean pending, int slot, long modified) {
+                 int replication, boolean enumerable, boolean pending, int slot, long modified) {
         int at = begin(LogFormat.CREATED);
         out.writeLong(id).writeByte(type.code());
         writeName(name);
@@ -75,6 +75,11 @@ final class RecordEncoder {
         Wire.writeBoolean(out, pending);
         out.writeInt(slot).writeLong(modified);
         end(at);
+        if (replication != 0) {
+            int r = begin(LogFormat.REPLICATION);
+            out.writeLong(id).writeByte(replication);
+            end(r);
+        }
     }
 
     void block(long nodeId, int index, AllocatedBlock block) {
@@ -82,6 +87,22 @@ final class RecordEncoder {
         int at = begin(LogFormat.BLOCK);
         out.writeLong(nodeId).writeInt(index).writeInt(ref).writeLong(block.blockNumber()).writeLong(block.tag());
         end(at);
+        if (!block.others().isEmpty()) {
+            int[] refs = new int[block.others().size()];
+            for (int i = 0; i < refs.length; i++) {
+                refs[i] = serverRef(block.others().get(i).server()); // may write SERVER records: before COPIES begins
+            }
+            int copies = begin(LogFormat.COPIES);
+            out.writeLong(nodeId).writeInt(index).writeByte(refs.length);
+            for (int i = 0; i < refs.length; i++) {
+                io.creel.common.protocol.BlockCopy c = block.others().get(i);
+                out.writeInt(refs[i]).writeLong(c.blockNumber()).writeLong(c.tag());
+                if (Long.compareUnsigned(c.tag(), maxTag) > 0) {
+                    maxTag = c.tag();
+                }
+            }
+            end(copies);
+        }
         if (Long.compareUnsigned(block.tag(), maxTag) > 0) {
             maxTag = block.tag();
         }

@@ -243,6 +243,14 @@ public final class ServerRegistry {
         return n;
     }
 
+    /** Whether server {@code serverId} is declared dead (see {@link #declaredDead}). */
+    public synchronized boolean isDeclaredDead(int serverId) {
+        Entry e = byId.get(serverId);
+        long now = clock.getAsLong();
+        return e != null && !e.decommissioned && !isLive(e, now)
+                && !(e.restoredOnly && now - e.restoredAt <= timeoutMillis);
+    }
+
     /**
      * Servers declared dead: silent for longer than the timeout (or replaced by a restart with a new
      * medium), not decommissioned — and, for one known only from the log, not within the timeout of

@@ -60,6 +60,7 @@ import org.slf4j.LoggerFactory;
 public final class NamenodeService implements RequestHandler {
     /** For the status page; written by the event loop that answered the fsck. */
     private volatile LastFsck lastFsck;
+    private volatile io.creel.namenode.replication.ReplicaRepair repair;
     /** Servers declared dead: walks left to move their directory records; see {@link #moveRecordsOffDeadServers}. */
     private final java.util.Map<Integer, Integer> recordsWalksLeft = new java.util.HashMap<>();
 
@@ -192,13 +193,23 @@ public final class NamenodeService implements RequestHandler {
 
     private CompletableFuture<MapReply> map(MapRequest r) {
         try {
-            BlockLocation b = namespace.map(r.nodeId(), r.blockIndex(), r.lease(), r.unreachableTag());
-            if (r.lease() == 0 && !registry.isLive(b.server().serverId())) {
-                ServerRegistry.ServerView v = registry.view(b.server().serverId());
-                String path = namespace.pathOf(r.nodeId());
-                throw new CreelException(ErrorCode.SERVER_UNKNOWN, (path == null ? "node " + r.nodeId() : path)
-                        + ": block " + r.blockIndex() + " is on storage server " + b.server().address() + ", which is "
-                        + (v == null ? "unknown" : v.state() + " (no heartbeat for " + v.heartbeatAgeMillis() + " ms)"));
+            BlockLocation b = namespace.map(r.nodeId(), r.blockIndex(), r.lease(), r.unreachableTag(),
+                    r.unreachableServer());
+            if (r.lease() == 0) {
+                BlockLocation live = liveCopies(b);
+                if (live == null) {
+                    String path = namespace.pathOf(r.nodeId());
+                    StringBuilder where = new StringBuilder();
+                    for (BlockLocation c : b.copies()) {
+                        ServerRegistry.ServerView v = registry.view(c.server().serverId());
+                        where.append(where.length() == 0 ? "" : ", ").append(c.server().address()).append(", which is ")
+                                .append(v == null ? "unknown" : v.state() + " (no heartbeat for "
+                                        + v.heartbeatAgeMillis() + " ms)");
+                    }
+                    throw new CreelException(ErrorCode.SERVER_UNKNOWN, (path == null ? "node " + r.nodeId() : path)
+                            + ": block " + r.blockIndex() + " is on storage server " + where);
+                }
+                b = live;
             }
             return CompletableFuture.completedFuture(new MapReply(b));
         } catch (CreelException e) {
@@ -214,19 +225,44 @@ public final class NamenodeService implements RequestHandler {
     private CompletableFuture<LocateReply> locate(LocateRequest r) {
         try {
             java.util.List<BlockLocation> found = namespace.locate(r.nodeId(), r.firstIndex(), r.count());
-            BlockLocation first = found.get(0);
-            if (!registry.isLive(first.server().serverId())) {
+            java.util.List<BlockLocation> live = new ArrayList<>(found.size());
+            for (BlockLocation b : found) {
+                BlockLocation l = liveCopies(b);
+                if (l == null) {
+                    break;
+                }
+                live.add(l);
+            }
+            if (live.isEmpty()) {
                 return map(new MapRequest(r.nodeId(), r.firstIndex(), 0)).thenApply(m -> new LocateReply(
                         java.util.List.of(m.block())));
             }
-            int live = 1;
-            while (live < found.size() && registry.isLive(found.get(live).server().serverId())) {
-                live++;
-            }
-            return CompletableFuture.completedFuture(new LocateReply(found.subList(0, live)));
+            return CompletableFuture.completedFuture(new LocateReply(live));
         } catch (CreelException e) {
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /**
+     * {@code b} as a reader is told it: only its copies on live servers (a reader need not wait for a
+     * dead one to time out), or {@code null} if it has none.
+     */
+    private BlockLocation liveCopies(BlockLocation b) {
+        if (b.copyCount() == 1) {
+            return registry.isLive(b.server().serverId()) ? b : null;
+        }
+        java.util.List<io.creel.common.protocol.BlockCopy> live = new ArrayList<>();
+        for (BlockLocation c : b.copies()) {
+            if (registry.isLive(c.server().serverId())) {
+                live.add(new io.creel.common.protocol.BlockCopy(c.server(), c.blockNumber(), c.tag()));
+            }
+        }
+        if (live.isEmpty()) {
+            return null;
+        }
+        io.creel.common.protocol.BlockCopy first = live.get(0);
+        return new BlockLocation(b.nodeId(), b.blockIndex(), first.server(), first.blockNumber(), first.tag(),
+                live.subList(1, live.size()));
     }
 
     /**
@@ -258,6 +294,11 @@ public final class NamenodeService implements RequestHandler {
         }).thenCompose(f -> f);
     }
 
+    /** Tells fsck and STATUS what the replica repair found; set once, before serving. */
+    public void useRepair(io.creel.namenode.replication.ReplicaRepair repair) {
+        this.repair = repair;
+    }
+
     /** The namenode's view of the cluster, as STATUS replies it. */
     public StatusReply status() {
         namespace.releaseDue();
@@ -265,7 +306,7 @@ public final class NamenodeService implements RequestHandler {
         for (ServerRegistry.ServerView s : registry.servers()) {
             servers.add(statusOf(s));
         }
-        return new StatusReply(namespace.nodeCount(), allocator.classes(), servers);
+        return new StatusReply(namespace.nodeCount(), allocator.classes(), servers, replication());
     }
 
     private ServerStatus statusOf(StorageServerInfo s) {
@@ -289,23 +330,48 @@ public final class NamenodeService implements RequestHandler {
         }
     }
 
-    /** Every File and KeyValue under {@code path} with blocks on a server that is not live. */
+    private io.creel.common.protocol.ReplicationProgress replication() {
+        return repair == null ? io.creel.common.protocol.ReplicationProgress.NONE : repair.progress();
+    }
+
+    /**
+     * Every File and KeyValue under {@code path} with blocks that have no copy on a live server
+     * (lost), and those with blocks short of their replication factor on live, non-draining servers.
+     */
     private FsckReply fsck(String path) {
         List<FsckReply.Damaged> damaged = new ArrayList<>();
-        long checked = namespace.forEachDataNode(path, (nodePath, blocks) -> {
+        List<FsckReply.Damaged> under = new ArrayList<>();
+        long checked = namespace.forEachDataNode(path, (nodePath, replication, blocks) -> {
             long lost = 0;
+            long short_ = 0;
             Map<String, String> servers = new TreeMap<>();
             for (AllocatedBlock b : blocks) {
-                int id = b.server().serverId();
-                if (!registry.isLive(id)) {
-                    lost++;
+                int live = 0;
+                int good = 0;
+                for (io.creel.common.protocol.BlockCopy c : b.copies()) {
+                    int id = c.server().serverId();
                     ServerRegistry.ServerView v = registry.view(id);
-                    servers.put(b.server().address(), b.server().address() + " (" + (v == null ? "unknown"
+                    if (registry.isLive(id)) {
+                        live++;
+                        if (v == null || !v.draining()) {
+                            good++;
+                            continue;
+                        }
+                    }
+                    servers.put(c.server().address(), c.server().address() + " (" + (v == null ? "unknown"
                             : v.state()) + ")");
+                }
+                if (live == 0) {
+                    lost++;
+                } else if (good < replication) {
+                    short_++;
                 }
             }
             if (lost > 0 && damaged.size() < FsckReply.MAX_ENTRIES) {
                 damaged.add(new FsckReply.Damaged(nodePath, lost, blocks.size(), List.copyOf(servers.values())));
+            }
+            if (short_ > 0 && under.size() < FsckReply.MAX_ENTRIES) {
+                under.add(new FsckReply.Damaged(nodePath, short_, blocks.size(), List.copyOf(servers.values())));
             }
         });
         List<FsckReply.Records> records = new ArrayList<>();
@@ -315,7 +381,8 @@ public final class NamenodeService implements RequestHandler {
                         r.movedTo() == null ? "" : r.movedTo().address(), r.unlistedMillis()));
             }
         }
-        FsckReply reply = new FsckReply(checked, List.copyOf(damaged), List.copyOf(records));
+        FsckReply reply = new FsckReply(checked, List.copyOf(damaged), List.copyOf(records), List.copyOf(under),
+                replication());
         lastFsck = new LastFsck(path, System.currentTimeMillis(), reply);
         return reply;
     }

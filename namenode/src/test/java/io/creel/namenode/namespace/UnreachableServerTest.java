@@ -26,10 +26,10 @@ class UnreachableServerTest {
         BlockLocation b1 = ns.map(id, 1, w.lease());
         assertEquals("dram", b1.server().storageClass());
 
-        BlockLocation moved = ns.map(id, 1, w.lease(), b1.tag());
+        BlockLocation moved = ns.map(id, 1, w.lease(), b1.tag(), 0);
         assertNotEquals(b1.server().serverId(), moved.server().serverId(), "another server (here: disk)");
         assertEquals(1, moved.blockIndex());
-        assertEquals(moved, ns.map(id, 1, w.lease(), b1.tag()), "the second asker gets the block where it is now");
+        assertEquals(moved, ns.map(id, 1, w.lease(), b1.tag(), 0), "the second asker gets the block where it is now");
         assertEquals(moved, ns.map(id, 1, 0), "readers see it there too");
         assertEquals(moved.server(), ns.map(id, 2, w.lease()).server(), "the writer's next blocks avoid that server");
         assertEquals(1, f.allocator.counts(b1.server()).pending(), "the abandoned block waits out the reuse delay");
@@ -40,7 +40,7 @@ class UnreachableServerTest {
         OpenReply w = f.create("/f", NodeType.FILE);
         long id = w.node().id();
         f.commit(w, 10, false);
-        Expect.error(ErrorCode.UNAVAILABLE, () -> ns.map(id, 0, w.lease(), w.firstBlock().tag()),
+        Expect.error(ErrorCode.UNAVAILABLE, () -> ns.map(id, 0, w.lease(), w.firstBlock().tag(), 0),
                 "holds published bytes", w.firstBlock().server().address());
         assertEquals(w.firstBlock(), ns.map(id, 0, 0), "nothing changed");
     }
@@ -49,8 +49,8 @@ class UnreachableServerTest {
     void onlyTheLeaseHolderMovesBlocksAndOnlyBlocksThatExist() {
         OpenReply w = f.create("/f", NodeType.FILE);
         long id = w.node().id();
-        Expect.error(ErrorCode.LEASE_CONFLICT, () -> ns.map(id, 0, w.lease() + 1, w.firstBlock().tag()));
-        Expect.error(ErrorCode.INVALID_ARGUMENT, () -> ns.map(id, 3, w.lease(), 12345), "never allocated");
+        Expect.error(ErrorCode.LEASE_CONFLICT, () -> ns.map(id, 0, w.lease() + 1, w.firstBlock().tag(), 0));
+        Expect.error(ErrorCode.INVALID_ARGUMENT, () -> ns.map(id, 3, w.lease(), 12345, 0), "never allocated");
     }
 
     @Test
@@ -58,7 +58,7 @@ class UnreachableServerTest {
         NamespaceFixture one = new NamespaceFixture(64, 0);
         OpenReply w = one.create("/f", NodeType.FILE);
         long id = w.node().id();
-        Expect.error(ErrorCode.OUT_OF_SPACE, () -> one.ns.map(id, 0, w.lease(), w.firstBlock().tag()),
+        Expect.error(ErrorCode.OUT_OF_SPACE, () -> one.ns.map(id, 0, w.lease(), w.firstBlock().tag(), 0),
                 "other than the 1 this writer could not reach");
         assertEquals(w.firstBlock(), one.ns.map(id, 0, 0), "nothing changed");
         one.commit(w, 0, true);

@@ -126,14 +126,14 @@ class NamespaceLogTest {
         }
 
         @Override
-        public void created(long id, NodeType type, byte[] utf8Name, long parentId, String sc, String lc, boolean en,
-                            boolean pend, int slot, long modified) {
+        public void created(long id, NodeType type, byte[] utf8Name, long parentId, String sc, String lc,
+                            int replication, boolean en, boolean pend, int slot, long modified) {
             String name = new String(utf8Name, java.nio.charset.StandardCharsets.UTF_8);
             if (pend) {
                 pending.add(id);
                 return;
             }
-            lines.put(id, id + " " + type + " " + name + " in @" + parentId + " class=" + sc + " enumerable=" + en
+            lines.put(id, id + " " + type + " " + name + " in @" + parentId + " class=" + sc + (replication == 0 ? "" : " replication=" + replication) + " enumerable=" + en
                     + " slot=" + slot);
         }
 
@@ -284,7 +284,7 @@ class NamespaceLogTest {
             OpenReply w = r.create("/moved", NodeType.FILE);
             long id = w.node().id();
             BlockLocation b1 = r.ns.map(id, 1, w.lease());
-            BlockLocation moved = r.ns.map(id, 1, w.lease(), b1.tag());
+            BlockLocation moved = r.ns.map(id, 1, w.lease(), b1.tag(), 0);
             assertTrue(moved.server().serverId() != b1.server().serverId());
             Expect.done(r.ns.commit(id, w.lease(), BLOCK + 5, true));
             before = r.image();

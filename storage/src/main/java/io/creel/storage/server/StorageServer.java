@@ -126,6 +126,9 @@ public final class StorageServer implements AutoCloseable {
                 throw new CreelException(ErrorCode.CONFIGURATION, name + ": no block exporter on the class path "
                         + "serves this volume (is creel-storage-tcp missing?)");
             }
+            if (!conf.get(StorageKeys.RACK).isEmpty()) {
+                attributes.put("rack", conf.get(StorageKeys.RACK)); // read by the namenode's placement of copies
+            }
             StorageServerInfo info = StorageServerInfo.of(0, tierName, storageClass, advertiseHost, port, hostId,
                     volume.medium().blockCount(), volume.medium().blockSize(), volume.token(), attributes);
             LOG.debug("{}: served over {}", name, names);

@@ -1,6 +1,7 @@
 package io.creel.storage.transport;
 
 import io.creel.common.protocol.BlockLocation;
+import io.creel.common.protocol.StorageServerInfo;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -53,6 +54,15 @@ public interface BlockLocator {
      * itself if this locator cannot move blocks at all.
      */
     default CompletableFuture<BlockLocation> moveFrom(BlockLocation unreachable) {
+        return null;
+    }
+
+    /**
+     * For a write into a replicated {@code block} whose copy on {@code unreachable} no transport could
+     * reach: drops that copy from the block, so the write goes on with the others. Completes with the
+     * block's location now; {@code null} itself if this locator cannot drop copies (the write fails).
+     */
+    default CompletableFuture<BlockLocation> dropCopy(BlockLocation block, StorageServerInfo unreachable) {
         return null;
     }
 

@@ -3,11 +3,15 @@ package io.creel.storage.transport;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.protocol.BlockLocation;
+import io.creel.common.protocol.StorageServerInfo;
 import io.creel.storage.spi.BlockTransport;
 import io.creel.storage.spi.ServerNotServing;
 import io.creel.storage.transport.TransportSelector.Choice;
 import io.creel.storage.transport.TransportSelector.Direction;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -18,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * fails:
  * <ul>
  *   <li>a STALE_BLOCK from a remembered location is retried once at a fresh location from the
- *       {@link BlockLocator} (the location outlived its allocation);</li>
+ *       {@link BlockLocator} (the location outlived its allocation); so is a read whose server is
+ *       gone, if the fresh location is elsewhere (the block moved off a decommissioned server);</li>
  *   <li>a failure a transport could cause (not one about the data itself: stale, missing, out of
  *       range; nor the server not serving at all, {@link ServerNotServing}) moves to the next
  *       costlier transport for that server ({@link TransportSelector});</li>
@@ -29,6 +34,15 @@ import org.slf4j.LoggerFactory;
  *   <li>anything else fails, wrapped once with what the data is, the block, the server and the
  *       transport.</li>
  * </ul>
+ *
+ * <p>A replicated block (a location with several copies) is read from its cheapest copy (by the
+ * transport each copy's server would be reached with: same host first), and from the next one
+ * when that fails for any reason but a bad request — also when it fails in the middle, as every
+ * attempt fills the caller's buffer afresh and each copy's server checks that copy's tag. Once
+ * every copy failed, a fresh location is asked for once. It is written to every copy at once, each
+ * copy a transfer of its own with the rules above; the write completes when every copy holds it. A
+ * copy whose server cannot be reached is dropped from the block ({@link BlockLocator#dropCopy}) and
+ * the write goes on with the others; the last copy is never dropped.
  *
  * <p>Buffer ownership: the caller's buffer is lent until the future completes, and its position and
  * limit are never changed here; each attempt hands the transport a fresh slice of it, so a failed
@@ -95,6 +109,32 @@ public final class BlockTransfers implements AutoCloseable {
         };
     }
 
+    /**
+     * The locator of one copy of a replicated block being written: that copy is where the piece
+     * goes; what the writer tracks (attempts in flight, dropping a copy) is the block's locator's.
+     */
+    private record CopyLocator(BlockLocator block, BlockLocation copy) implements BlockLocator {
+        @Override
+        public CompletableFuture<BlockLocation> locate() {
+            return CompletableFuture.completedFuture(copy);
+        }
+
+        @Override
+        public void attemptStarted(BlockLocation at) {
+            block.attemptStarted(at);
+        }
+
+        @Override
+        public boolean attemptEnded(BlockLocation at, boolean ok) {
+            return block.attemptEnded(at, ok);
+        }
+
+        @Override
+        public CompletableFuture<BlockLocation> dropCopy(BlockLocation whole, StorageServerInfo unreachable) {
+            return block.dropCopy(whole, unreachable);
+        }
+    }
+
     /** One piece's attempts; each instance runs one transfer to its end. */
     private final class Attempt {
         private final Direction direction;
@@ -107,9 +147,20 @@ public final class BlockTransfers implements AutoCloseable {
         private boolean relocated;
         private boolean reportedStarted;
         private int moves;
+        /** For a write into one copy of a replicated block: the whole block, else {@code null}. */
+        private final BlockLocation copyOf;
+        /** For a read of a replicated block: its copies, cheapest first, and the next one to try. */
+        private List<BlockLocation> copies;
+        private int nextCopy;
 
         Attempt(Direction direction, String what, long blockIndex, BlockLocator locator, int offset,
                 ByteBuffer buffer) {
+            this(direction, what, blockIndex, locator, offset, buffer, null);
+        }
+
+        Attempt(Direction direction, String what, long blockIndex, BlockLocator locator, int offset,
+                ByteBuffer buffer, BlockLocation copyOf) {
+            this.copyOf = copyOf;
             this.direction = direction;
             this.what = what;
             this.blockIndex = blockIndex;
@@ -146,14 +197,62 @@ public final class BlockTransfers implements AutoCloseable {
                             "the block's locator answered with no location"), null, null));
                     return;
                 }
-                Choice choice;
-                try {
-                    choice = selector.choose(loc.server(), direction);
-                } catch (RuntimeException e) {
-                    outcome.completeExceptionally(wrap(CreelException.unwrap(e), loc, null));
+                if (loc.copyCount() > 1 && direction == Direction.WRITE) {
+                    writeEveryCopy(loc);
                     return;
                 }
-                transfer(loc, choice);
+                if (loc.copyCount() > 1) {
+                    copies = cheapestFirst(loc.copies());
+                    nextCopy = 1;
+                    start(copies.get(0));
+                } else {
+                    start(loc);
+                }
+            });
+        }
+
+        /** Reads from, or writes to, the one copy at {@code loc}. */
+        private void start(BlockLocation loc) {
+            Choice choice;
+            try {
+                choice = selector.choose(loc.server(), direction);
+            } catch (RuntimeException e) {
+                if (copies != null) {
+                    failedCopy(loc, null, CreelException.unwrap(e));
+                } else {
+                    outcome.completeExceptionally(wrap(CreelException.unwrap(e), loc, null));
+                }
+                return;
+            }
+            transfer(loc, choice);
+        }
+
+        /** Copies ordered by the rank of the transport their server is reached with; ties keep the block's order. */
+        private List<BlockLocation> cheapestFirst(List<BlockLocation> all) {
+            List<BlockLocation> sorted = new ArrayList<>(all);
+            sorted.sort(Comparator.comparingInt(c -> {
+                try {
+                    return selector.choose(c.server(), direction).rank();
+                } catch (RuntimeException e) {
+                    return Integer.MAX_VALUE; // no transport reaches it: tried last, failing with that reason
+                }
+            }));
+            return sorted;
+        }
+
+        /** Writes the piece to every copy of {@code block}, each as a transfer of its own. */
+        private void writeEveryCopy(BlockLocation block) {
+            List<CompletableFuture<Void>> each = new ArrayList<>(block.copyCount());
+            for (BlockLocation copy : block.copies()) {
+                each.add(new Attempt(direction, what, blockIndex, new CopyLocator(locator, copy), offset, buffer,
+                        block).start());
+            }
+            CompletableFuture.allOf(each.toArray(CompletableFuture[]::new)).whenComplete((v, t) -> {
+                if (t != null) {
+                    outcome.completeExceptionally(CreelException.unwrap(t)); // wrapped by the copy's attempt
+                } else {
+                    outcome.complete(null);
+                }
             });
         }
 
@@ -196,6 +295,10 @@ public final class BlockTransfers implements AutoCloseable {
         }
 
         private void failed(BlockLocation loc, Choice choice, CreelException e) {
+            if (copies != null) {
+                failedCopy(loc, choice, e);
+                return;
+            }
             if (e.code() == ErrorCode.STALE_BLOCK && direction == Direction.READ && !relocated) {
                 relocated = true;
                 CompletableFuture<BlockLocation> fresh = ask(() -> locator.relocate(loc));
@@ -204,7 +307,7 @@ public final class BlockTransfers implements AutoCloseable {
                     return;
                 }
             }
-            if (!aboutTheData(e) && !(e instanceof ServerNotServing)) {
+            if (choice != null && !aboutTheData(e) && !(e instanceof ServerNotServing)) {
                 Choice next = selector.fallBack(loc.server(), direction, choice, e);
                 if (next != null && next.rank() > choice.rank()) {
                     transfer(loc, next);
@@ -215,11 +318,74 @@ public final class BlockTransfers implements AutoCloseable {
                 follow(loc, choice, e);
                 return;
             }
+            if (direction == Direction.READ && !relocated && (unreachable(e) || e instanceof ServerNotServing)) {
+                relocated = true;
+                CompletableFuture<BlockLocation> fresh = ask(() -> locator.relocate(loc));
+                if (fresh != null) {
+                    readWhereItWent(fresh, loc, choice, e);
+                    return;
+                }
+            }
+            outcome.completeExceptionally(wrap(e, loc, choice));
+        }
+
+        /**
+         * A read from {@code loc} found its server gone ({@code e}): the block may have moved since the
+         * location was learned (the namenode moves blocks off a decommissioned server), so the read goes
+         * to where it is now — unless that is where it was, or nobody can say: then {@code e} stands.
+         */
+        private void readWhereItWent(CompletableFuture<BlockLocation> fresh, BlockLocation loc, Choice choice,
+                                     CreelException e) {
+            fresh.whenComplete((now, t) -> {
+                if (t != null || now == null || now.equals(loc)) {
+                    CreelException failure = wrap(e, loc, choice);
+                    if (t != null) {
+                        failure.addSuppressed(CreelException.unwrap(t));
+                    }
+                    outcome.completeExceptionally(failure);
+                } else {
+                    locate(CompletableFuture.completedFuture(now));
+                }
+            });
+        }
+
+        /**
+         * A read of one copy of a replicated block failed: another transport to that copy, else the
+         * next copy, else (once) a fresh location, else the failure.
+         */
+        private void failedCopy(BlockLocation loc, Choice choice, CreelException e) {
+            if (choice != null && !aboutTheData(e) && !(e instanceof ServerNotServing)) {
+                Choice next = selector.fallBack(loc.server(), direction, choice, e);
+                if (next != null && next.rank() > choice.rank()) {
+                    transfer(loc, next);
+                    return;
+                }
+            }
+            if (e.code() != ErrorCode.INVALID_ARGUMENT && nextCopy < copies.size()) {
+                BlockLocation other = copies.get(nextCopy++);
+                LOG.debug("{}: block {}: copy on {} failed ({}); reading the copy on {}", what, blockIndex,
+                        loc.server().address(), e.toString(), other.server().address());
+                start(other);
+                return;
+            }
+            if (e.code() != ErrorCode.INVALID_ARGUMENT && !relocated) {
+                relocated = true;
+                CompletableFuture<BlockLocation> fresh = ask(() -> locator.relocate(loc));
+                if (fresh != null) {
+                    copies = null;
+                    locate(fresh);
+                    return;
+                }
+            }
             outcome.completeExceptionally(wrap(e, loc, choice));
         }
 
         /** Writes the piece where its block went after {@code loc}'s server could not take it ({@code e}). */
         private void follow(BlockLocation loc, Choice choice, CreelException e) {
+            if (copyOf != null) {
+                leaveBlock(loc, choice, e);
+                return;
+            }
             CompletableFuture<BlockLocation> moved = moves < MAX_MOVES ? locator.moveFrom(loc) : null;
             if (moved == null) {
                 outcome.completeExceptionally(wrap(e, loc, choice));
@@ -235,6 +401,35 @@ public final class BlockTransfers implements AutoCloseable {
                     outcome.completeExceptionally(wrap(e, loc, choice)); // part of the block is there already
                 } else {
                     locate(CompletableFuture.completedFuture(to));
+                }
+            });
+        }
+
+        /**
+         * The copy at {@code loc} of the replicated block {@link #copyOf} cannot be reached: it leaves
+         * the block and this copy's part of the write is done. If the block kept it (it was the last
+         * copy) or moved as a whole, the write fails: what landed on the other copies is not here.
+         */
+        private void leaveBlock(BlockLocation loc, Choice choice, CreelException e) {
+            CompletableFuture<BlockLocation> now = moves < MAX_MOVES ? ask(() -> locator.dropCopy(copyOf, loc.server()))
+                    : null;
+            if (now == null) {
+                outcome.completeExceptionally(wrap(e, loc, choice));
+                return;
+            }
+            moves++;
+            now.whenComplete((to, t) -> {
+                if (t != null) {
+                    CreelException failure = wrap(e, loc, choice);
+                    failure.addSuppressed(CreelException.unwrap(t));
+                    outcome.completeExceptionally(failure);
+                } else if (to != null && to.tag() == copyOf.tag() && !to.hasCopyOn(loc.server().serverId())) {
+                    LOG.warn("{}: block {}: storage server {} cannot be reached ({}); the write goes on with the "
+                            + "block's {} other cop{}", what, blockIndex, loc.server().address(), e.getMessage(),
+                            to.copyCount(), to.copyCount() == 1 ? "y" : "ies");
+                    outcome.complete(null);
+                } else {
+                    outcome.completeExceptionally(wrap(e, loc, choice));
                 }
             });
         }

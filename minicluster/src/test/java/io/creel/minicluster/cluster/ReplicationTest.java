@@ -1,0 +1,287 @@
+package io.creel.minicluster.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.creel.client.CreateOptions;
+import io.creel.client.CreelClient;
+import io.creel.client.CreelNode;
+import io.creel.client.DirectWriter;
+import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
+import io.creel.common.namespace.NodeType;
+import io.creel.common.protocol.BlockLocation;
+import io.creel.common.protocol.FsckReply;
+import io.creel.minicluster.MiniCluster;
+import io.creel.storage.local.LocalTierKeys;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 23, replication: a block of a File or KeyValue with factor N is held by N storage servers
+ * of different hosts (loopback addresses here); a reader gets the right bytes while one of them
+ * dies, also in the middle of its read; a writer goes on when one dies under it; the namenode
+ * gives the blocks their copies back once it declares the server dead; a decommissioned server's
+ * blocks move before it leaves; the copies survive a namenode restart; and a factor the cluster
+ * cannot meet fails with a clear error. (Factor 1 keeps the old behaviour: {@link DeadServerTest}.)
+ */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
+class ReplicationTest {
+    private static final int BLOCK = 64 << 10;
+    private static final int BLOCKS = 24;
+
+    private static Clusters.Running start(int hosts, String serverTimeout) {
+        return Clusters.start(b -> base(b, hosts, serverTimeout));
+    }
+
+    private static MiniCluster.Builder base(MiniCluster.Builder b, int hosts, String serverTimeout) {
+        return b.hosts(hosts).servers(hosts, 0).dram(256L * BLOCK)
+                .set("creel.block.size", "64k").set("creel.storage.region.size", "256k")
+                .set("creel.storage.heartbeat.interval", "100ms")
+                .set("creel.namenode.server.timeout", serverTimeout)
+                .set("creel.namenode.reuse.delay", "200ms")
+                .set("creel.client.request.timeout", "5s").set("creel.client.connect.timeout", "1s");
+    }
+
+    /** Readers over TCP, as on another machine: a same-host client would map the files of every server here. */
+    private static CreelClient remoteClient(MiniCluster cluster) {
+        return CreelClient.connect(cluster.clientConf().with(LocalTierKeys.LOCAL_ACCESS, "false"));
+    }
+
+    @Test
+    void everyBlockOfAReplicatedFileHasItsCopiesOnDifferentHosts() {
+        try (Clusters.Running running = start(3, "60s");
+             CreelClient client = remoteClient(running.cluster)) {
+            CreelNode file = client.create("/two", NodeType.FILE, CreateOptions.defaults().withReplication(2)).join();
+            write(file, 0, BLOCKS);
+            CreelNode written = client.lookup("/two").join();
+            for (BlockLocation b : client.blockLocations(written, 0, written.length()).join()) {
+                assertEquals(2, b.copyCount(), "block " + b.blockIndex());
+                assertTrue(!b.copy(0).server().host().equals(b.copy(1).server().host()),
+                        "copies of block " + b.blockIndex() + " on different hosts: " + b);
+            }
+            readAll(written, BLOCKS);
+            assertEquals(2, written.info().replication(), "the node says its factor");
+
+            // A directory's factor is inherited by what is created in it.
+            client.create("/inherit", NodeType.DIRECTORY, CreateOptions.defaults().withReplication(3)).join();
+            CreelNode child = client.create("/inherit/f", NodeType.FILE).join();
+            write(child, 0, 2);
+            CreelNode c = client.lookup("/inherit/f").join();
+            assertEquals(3, c.info().replication());
+            for (BlockLocation b : client.blockLocations(c, 0, c.length()).join()) {
+                assertEquals(3, b.copyCount());
+            }
+        }
+    }
+
+    @Test
+    void aReadGetsTheRightBytesWhileACopyDiesInTheMiddleOfIt() throws Exception {
+        try (Clusters.Running running = start(3, "60s"); // the namenode still names the dead copy
+             CreelClient client = remoteClient(running.cluster)) {
+            CreelNode file = client.create("/read", NodeType.FILE, CreateOptions.defaults().withReplication(2)).join();
+            write(file, 0, BLOCKS);
+            CreelNode written = client.lookup("/read").join();
+            List<BlockLocation> blocks = client.blockLocations(written, 0, written.length()).join();
+            int victim = serverIndexOf(running.cluster, blocks.get(BLOCKS / 2).copy(0));
+            for (int i = 0; i < BLOCKS; i++) {
+                if (i == BLOCKS / 2) {
+                    running.cluster.stopStorageServer(victim); // the reader holds its locations already
+                }
+                ByteBuffer back = ByteBuffer.allocate(BLOCK);
+                assertEquals(BLOCK, (int) written.read((long) i * BLOCK, back).join());
+                TestData.verify(back.flip(), i, 0, "block " + i);
+            }
+            // A fresh reader too: the namenode answers with every copy, the dead one among them.
+            try (CreelClient other = remoteClient(running.cluster)) {
+                readAll(other.lookup("/read").join(), BLOCKS);
+            }
+        }
+    }
+
+    @Test
+    void aWriteGoesOnWhenACopyDiesAndTheNamenodeRestoresTheFactorAfterwards() throws Exception {
+        try (Clusters.Running running = start(3, "1s");
+             CreelClient client = remoteClient(running.cluster)) {
+            CreelNode file = client.create("/write", NodeType.FILE, CreateOptions.defaults().withReplication(2))
+                    .join();
+            DirectWriter w = file.writer();
+            for (int i = 0; i < BLOCKS / 2; i++) {
+                writeBlock(w, i);
+            }
+            w.sync().join();
+            int victim = serverIndexOf(running.cluster, client.blockLocations(client.lookup("/write").join(), 0,
+                    (long) BLOCK).join().get(0).copy(0));
+            String dead = running.cluster.storageServer(victim).info().address();
+            running.cluster.stopStorageServer(victim);
+            for (int i = BLOCKS / 2; i < BLOCKS; i++) {
+                writeBlock(w, i); // blocks with a copy on the dead server drop it and go on
+            }
+            assertEquals((long) BLOCKS * BLOCK, w.close().join().length());
+            CreelNode written = client.lookup("/write").join();
+            readAll(written, BLOCKS);
+
+            await(() -> {
+                List<BlockLocation> now;
+                try (CreelClient fresh = remoteClient(running.cluster)) {
+                    now = fresh.blockLocations(written, 0, written.length()).join();
+                }
+                for (BlockLocation b : now) {
+                    if (b.copyCount() < 2) {
+                        return false;
+                    }
+                    for (BlockLocation c : b.copies()) {
+                        if (c.server().address().equals(dead)) {
+                            return false;
+                        }
+                    }
+                }
+                return true;
+            }, "every block has two copies on live servers again");
+            FsckReply fsck = client.fsck("/").join();
+            assertTrue(fsck.damaged().isEmpty() && fsck.underReplicated().isEmpty(), fsck.toString());
+            assertTrue(fsck.replication().repairedBlocks() > 0, "the repair says what it did: " + fsck.replication());
+            try (CreelClient other = remoteClient(running.cluster)) {
+                readAll(other.lookup("/write").join(), BLOCKS);
+            }
+        }
+    }
+
+    @Test
+    void aDecommissionedServersBlocksMoveBeforeItLeaves() throws Exception {
+        try (Clusters.Running running = start(3, "60s");
+             CreelClient client = remoteClient(running.cluster)) {
+            CreelNode two = client.create("/d-two", NodeType.FILE, CreateOptions.defaults().withReplication(2)).join();
+            write(two, 0, 8);
+            CreelNode one = client.create("/d-one", NodeType.FILE).join();
+            write(one, 100, 8);
+            String leaving = running.cluster.storageServer(0).info().address();
+            client.decommission(leaving).join();
+            await(() -> client.status().join().stream().flatMap(r -> r.servers().stream())
+                    .anyMatch(s -> s.server().address().equals(leaving) && s.state().equals("decommissioned")),
+                    "the server is decommissioned once its blocks left");
+            running.cluster.stopStorageServer(0);
+            try (CreelClient fresh = remoteClient(running.cluster)) { // the writer's client caches where blocks were
+                for (String path : List.of("/d-two", "/d-one")) {
+                    CreelNode n = fresh.lookup(path).join();
+                    for (BlockLocation b : fresh.blockLocations(n, 0, n.length()).join()) {
+                    for (BlockLocation c : b.copies()) {
+                        assertFalse(c.server().address().equals(leaving), path + " block " + b.blockIndex());
+                    }
+                        assertEquals(path.equals("/d-two") ? 2 : 1, b.copyCount(), path + " keeps its factor");
+                    }
+                }
+            }
+            readAll(client.lookup("/d-two").join(), 8);
+            readAll(client.lookup("/d-one").join(), 8, 100);
+        }
+    }
+
+    @Test
+    void copiesSurviveANamenodeRestart(@TempDir Path logDir) {
+        try (Clusters.Running running = Clusters.start(b -> base(b, 3, "60s")
+                .set("creel.storage.persistent", "true").set("creel.namenode.log.dir", logDir.toString()));
+             CreelClient client = remoteClient(running.cluster)) {
+            CreelNode file = client.create("/pf", NodeType.FILE, CreateOptions.defaults().withReplication(2)).join();
+            write(file, 0, 4);
+            List<BlockLocation> before = client.blockLocations(client.lookup("/pf").join(), 0, 4L * BLOCK).join();
+            running.cluster.restartNamenode();
+            Clusters.awaitServersLive(running.cluster, 3);
+            CreelNode again = client.lookup("/pf").join();
+            List<BlockLocation> after = client.blockLocations(again, 0, again.length()).join();
+            assertEquals(before.size(), after.size());
+            for (int i = 0; i < before.size(); i++) {
+                assertEquals(copiesOf(before.get(i)), copiesOf(after.get(i)), "block " + i);
+            }
+            assertEquals(2, again.info().replication());
+            readAll(again, 4);
+        }
+    }
+
+    @Test
+    void aFactorTheClusterCannotMeetFailsClearlyAndFactorsAreChecked() {
+        try (Clusters.Running running = start(2, "60s");
+             CreelClient client = remoteClient(running.cluster)) {
+            CompletionException e = org.junit.jupiter.api.Assertions.assertThrows(CompletionException.class,
+                    () -> client.create("/three", NodeType.FILE, CreateOptions.defaults().withReplication(3)).join());
+            CreelException ce = CreelException.unwrap(e);
+            assertEquals(ErrorCode.UNAVAILABLE, ce.code(), ce.toString());
+            assertTrue(ce.getMessage().contains("replication 3") && ce.getMessage().contains("different hosts"),
+                    ce.getMessage());
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> CreateOptions.defaults().withReplication(9));
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> CreateOptions.defaults().withReplication(-1));
+        }
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private static Set<String> copiesOf(BlockLocation b) {
+        Set<String> out = new HashSet<>();
+        for (BlockLocation c : b.copies()) {
+            out.add(c.server().address() + "#" + c.blockNumber() + "#" + c.tag());
+        }
+        return out;
+    }
+
+    private static int serverIndexOf(MiniCluster cluster, BlockLocation copy) {
+        for (int i = 0; i < cluster.storageServerCount(); i++) {
+            if (cluster.storageServer(i) != null
+                    && cluster.storageServer(i).info().address().equals(copy.server().address())) {
+                return i;
+            }
+        }
+        throw new AssertionError("no server of the cluster holds " + copy);
+    }
+
+    private static void write(CreelNode node, long seed, int blocks) {
+        DirectWriter w = node.writer();
+        for (int i = 0; i < blocks; i++) {
+            ByteBuffer b = ByteBuffer.allocate(BLOCK);
+            TestData.fill(b, seed + i, 0);
+            w.write(b).join();
+        }
+        w.close().join();
+    }
+
+    private static void writeBlock(DirectWriter w, int i) {
+        ByteBuffer b = ByteBuffer.allocate(BLOCK);
+        TestData.fill(b, i, 0);
+        w.write(b).join();
+    }
+
+    private static void readAll(CreelNode node, int blocks) {
+        readAll(node, blocks, 0);
+    }
+
+    private static void readAll(CreelNode node, int blocks, long seed) {
+        assertEquals((long) blocks * BLOCK, node.length());
+        for (int i = 0; i < blocks; i++) {
+            ByteBuffer back = ByteBuffer.allocate(BLOCK);
+            assertEquals(BLOCK, (int) node.read((long) i * BLOCK, back).join());
+            TestData.verify(back.flip(), seed + i, 0, node.path() + " block " + i);
+        }
+    }
+
+    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                fail("not within 30 s: " + what);
+            }
+            Thread.sleep(100);
+        }
+    }
+}
