@@ -119,6 +119,11 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Storage class of the benchmark's data (default: ${DEFAULT-VALUE}).")
     String storageClass;
 
+    @Option(names = "--replication", paramLabel = "N", defaultValue = "1",
+            description = "Copies of each block of the Files and KeyValues measured (1-8); the bench's own cluster then "
+                    + "has N DRAM servers on N loopback hosts, --dram split between them. Default: ${DEFAULT-VALUE}.")
+    int replication;
+
     @Option(names = "--tcp", description = "Measure only the TCP path (creel.client.local.access=false).")
     boolean tcp;
 
@@ -294,18 +299,25 @@ public final class BenchCommand implements Callable<Integer> {
         });
         long dramBytes = size("--dram", dram);
         long diskBytes = size("--disk", disk);
+        int dramServers = dramBytes > 0 ? replication : 0;
+        long perServer = dramServers == 0 ? 0 : dramBytes / dramServers;
         if (local) {
-            MiniCluster.Builder b = MiniCluster.builder().dram(dramBytes).disk(diskBytes).temporaryDirectories();
+            MiniCluster.Builder b = MiniCluster.builder().dram(perServer).disk(diskBytes).temporaryDirectories()
+                    .servers(dramServers, diskBytes > 0 ? 1 : 0).hosts(replication);
             settings.forEach(b::set);
             return new InProcessCluster(b.start());
         }
-        return ClusterProcess.start(new ClusterProcess.Spec(dramBytes, diskBytes, settings,
-                JavaCommand.splitOptions(clusterJvmOpts)), CLUSTER_START_TIMEOUT);
+        return ClusterProcess.start(new ClusterProcess.Spec(perServer, diskBytes, settings,
+                JavaCommand.splitOptions(clusterJvmOpts), dramServers, replication), CLUSTER_START_TIMEOUT);
     }
 
     private BenchContext.Settings settings() {
         if (repeat < 1) {
             throw new CreelException(ErrorCode.INVALID_ARGUMENT, "--repeat: " + repeat + " is not a positive number");
+        }
+        if (replication < 1 || replication > io.creel.common.protocol.BlockLocation.MAX_COPIES) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, "--replication: " + replication + " copies; 1 to "
+                    + io.creel.common.protocol.BlockLocation.MAX_COPIES);
         }
         Duration perPoint;
         try {
@@ -321,7 +333,8 @@ public final class BenchCommand implements Callable<Integer> {
         return new BenchContext.Settings(positive("--clients", clients), positive("--in-flight", inFlight),
                 sizeList("--sizes", sizes), sizeList("--buffers", buffers).stream().map(Long::intValue).toList(),
                 checkClass(storageClass), tcp || transport != null, Math.max(1, nodes), perPoint, Math.max(1, ops), size("--file-size",
-                fileSize), Math.max(1, bagFiles), size("--bag-file-size", bagFileSize), repeat, user, transport);
+                fileSize), Math.max(1, bagFiles), size("--bag-file-size", bagFileSize), repeat, user, transport,
+                replication);
     }
 
     /**

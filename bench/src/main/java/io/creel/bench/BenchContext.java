@@ -32,7 +32,7 @@ public final class BenchContext {
     public record Settings(List<Integer> clients, List<Integer> inFlight, List<Long> sizes, List<Integer> buffers,
                            String storageClass, boolean tcpOnly, int nodes, Duration durationPerPoint,
                            long maxOpsPerPoint, long fileSize, int bagFiles, long bagFileSize, int repeat,
-                           long userFileSize, String transport) {
+                           long userFileSize, String transport, int replication) {
 
         /** The concurrency shapes (clients × in flight), every combination, in ascending order. */
         public List<int[]> shapes() {

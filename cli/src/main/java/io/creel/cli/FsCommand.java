@@ -130,6 +130,16 @@ public final class FsCommand implements Runnable {
         }
     }
 
+    /** A --replication value, refused with the option's name if out of range. */
+    static int checked(int replication) {
+        if (replication < 0 || replication > io.creel.common.protocol.BlockLocation.MAX_COPIES) {
+            throw new picocli.CommandLine.ParameterException(new picocli.CommandLine(new Object()),
+                    "--replication " + replication + ": 1 to " + io.creel.common.protocol.BlockLocation.MAX_COPIES
+                            + " copies");
+        }
+        return replication;
+    }
+
     /** A byte count as the size options ask: with units ({@code -h}) or plain. */
     static String size(long bytes, boolean human) {
         return human ? ConfValues.formatSize(bytes) : Long.toString(bytes);
@@ -145,6 +155,9 @@ public final class FsCommand implements Runnable {
         boolean nonEnumerable;
         @Option(names = "--class", paramLabel = "CLASS", description = "Storage class for everything below it.")
         String storageClass = "";
+        @Option(names = "--replication", paramLabel = "N", description = "Copies of each block of every File and "
+                + "KeyValue below it, on servers of different hosts (1-8; default: inherited).")
+        int replication;
         @Parameters(paramLabel = "PATH")
         String path;
 
@@ -172,7 +185,7 @@ public final class FsCommand implements Runnable {
                     }
                 }
                 mkdir(c, target.toString(), t, CreateOptions.defaults().withEnumerable(!nonEnumerable)
-                        .withStorageClass(storageClass), parents);
+                        .withStorageClass(storageClass).withReplication(checked(replication)), parents);
             }
             return 0;
         }
@@ -197,6 +210,9 @@ public final class FsCommand implements Runnable {
         String path;
         @Option(names = "--class", paramLabel = "CLASS", description = "Storage class to write to (dram, disk, ...).")
         String storageClass = "";
+        @Option(names = "--replication", paramLabel = "N", description = "Copies of each block, on servers of "
+                + "different hosts (1-8; default: creel.client.replication, else inherited).")
+        int replication;
 
         public Put() {
         }
@@ -214,7 +230,8 @@ public final class FsCommand implements Runnable {
                     target = intoContainer(c, target, file.getFileName().toString());
                 }
                 CreelNode node = await(c, c.create(target, NodeType.FILE,
-                        CreateOptions.defaults().withStorageClass(storageClass)), "create " + target);
+                        CreateOptions.defaults().withStorageClass(storageClass).withReplication(checked(replication))),
+                        "create " + target);
                 DirectWriter w = node.writer();
                 Progress progress = Progress.forTransfer("put", stdin ? -1 : Files.size(file));
                 try {
@@ -383,15 +400,20 @@ public final class FsCommand implements Runnable {
                 o.println("id:         " + i.id());
                 o.println("class:      " + (i.storageClass().isEmpty() ? "(inherited)" : i.storageClass()));
                 o.println("location:   " + (i.locationClass().isEmpty() ? "(any)" : i.locationClass()));
+                o.println("copies:     " + (i.replication() == 0 ? "(the storage class's factor)" : i.replication()));
                 if (i.type() == NodeType.TABLE) {
                     o.println("enumerable: " + i.enumerable());
                 }
                 o.println("modified:   " + Instant.ofEpochMilli(i.modifiedMillis()));
                 o.println("writing:    " + i.writing());
                 if (i.type() == NodeType.FILE || i.type() == NodeType.KEYVALUE) {
-                    var damage = await(c, c.fsck(p.path()), "fsck " + p.path()).damaged();
+                    var fsck = await(c, c.fsck(p.path()), "fsck " + p.path());
+                    var damage = fsck.damaged();
                     o.println("lost:       " + (damage.isEmpty() ? "none" : damage.get(0).lostBlocks() + " of "
                             + damage.get(0).totalBlocks() + " blocks, on " + String.join(", ", damage.get(0).servers())));
+                    var under = fsck.underReplicated();
+                    o.println("short:      " + (under.isEmpty() ? "none" : under.get(0).lostBlocks() + " of "
+                            + under.get(0).totalBlocks() + " blocks short of copies"));
                 }
                 o.flush();
             }

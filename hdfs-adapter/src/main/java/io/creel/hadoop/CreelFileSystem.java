@@ -104,8 +104,11 @@ public class CreelFileSystem extends FileSystem {
         this.timeout = client.requestTimeout();
         this.blockSize = client.blockSize();
         String storageClass = CreelHadoopConf.settings(conf).storageClass("");
-        this.fileOptions = storageClass.isEmpty() ? CreateOptions.defaults()
-                : CreateOptions.defaults().withStorageClass(storageClass);
+        // fs.creel.replication, not create()'s argument: Hadoop passes its own defaults there (dfs.replication,
+        // 10 for job files), which would ask for more hosts than a Creel cluster may have.
+        this.fileOptions = (storageClass.isEmpty() ? CreateOptions.defaults()
+                : CreateOptions.defaults().withStorageClass(storageClass))
+                .withReplication(CreelHadoopConf.settings(conf).replication(""));
         this.user = UserGroupInformation.getCurrentUser().getShortUserName();
         this.workingDir = getHomeDirectory();
     }
@@ -156,7 +159,16 @@ public class CreelFileSystem extends FileSystem {
 
     @Override
     public short getDefaultReplication() {
-        return 1;
+        int copies = fileOptions.replication() != 0 ? fileOptions.replication()
+                : client.conf().get(ClientKeys.REPLICATION);
+        return (short) Math.max(1, copies);
+    }
+
+    /** Creel sets a File's factor at its create ({@code fs.creel.replication}); it cannot change later. */
+    @Override
+    public boolean setReplication(Path src, short replication) throws IOException {
+        lookup(creelPath(src)); // a missing path is still FileNotFoundException, as the contract wants
+        return false;
     }
 
     // ---- paths and statuses ----
@@ -175,7 +187,8 @@ public class CreelFileSystem extends FileSystem {
 
     private FileStatus status(String path, NodeInfo n) {
         boolean dir = n.type().isContainer();
-        return new FileStatus(dir ? 0 : n.length(), dir, 1, dir ? 0 : blockSize, n.modifiedMillis(),
+        short copies = n.replication() > 0 ? (short) n.replication() : getDefaultReplication();
+        return new FileStatus(dir ? 0 : n.length(), dir, dir ? 0 : copies, dir ? 0 : blockSize, n.modifiedMillis(),
                 n.modifiedMillis(), dir ? DIRECTORY_PERMISSION : FILE_PERMISSION, user, user, qualify(path));
     }
 

@@ -51,10 +51,21 @@ public final class ClusterProcess implements BenchCluster {
      * @param settings   configuration keys for the cluster and its clients (no namenode address)
      * @param jvmOptions JVM options added after the inherited ones (e.g. a larger heap, a flight recording)
      */
-    public record Spec(long dramBytes, long diskBytes, Map<String, String> settings, List<String> jvmOptions) {
+    /**
+     * @param dramBytes   bytes of each DRAM server
+     * @param dramServers DRAM servers (each of {@code dramBytes})
+     * @param hosts       loopback hosts the servers spread over (copies of a block go to different ones)
+     */
+    public record Spec(long dramBytes, long diskBytes, Map<String, String> settings, List<String> jvmOptions,
+                       int dramServers, int hosts) {
         public Spec {
             settings = Map.copyOf(settings);
             jvmOptions = List.copyOf(jvmOptions);
+        }
+
+        /** One DRAM server (if any DRAM) and one disk server (if any disk), on one host. */
+        public Spec(long dramBytes, long diskBytes, Map<String, String> settings, List<String> jvmOptions) {
+            this(dramBytes, diskBytes, settings, jvmOptions, dramBytes > 0 ? 1 : 0, 1);
         }
     }
 
@@ -99,7 +110,8 @@ public final class ClusterProcess implements BenchCluster {
                 dram = Files.createDirectory(work.resolve("dram"));
             }
             List<String> args = new ArrayList<>(List.of("--dram", Long.toString(spec.dramBytes()), "--disk",
-                    Long.toString(spec.diskBytes()), "--dram-dir", dram.toString(), "--disk-dir", disk.toString()));
+                    Long.toString(spec.diskBytes()), "--dram-dir", dram.toString(), "--disk-dir", disk.toString(),
+                    "--dram-servers", Integer.toString(spec.dramServers()), "--hosts", Integer.toString(spec.hosts())));
             spec.settings().forEach((k, v) -> {
                 args.add("--set");
                 args.add(k + "=" + v);

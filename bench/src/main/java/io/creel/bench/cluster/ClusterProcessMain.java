@@ -38,6 +38,8 @@ public final class ClusterProcessMain {
         List<Path> dirs = new ArrayList<>();
         long dram = 0;
         long disk = 0;
+        int dramServers = -1;
+        int hosts = 1;
         try {
             for (int i = 0; i < args.length; i++) {
                 String value = i + 1 < args.length ? args[i + 1] : null;
@@ -47,6 +49,8 @@ public final class ClusterProcessMain {
                 switch (args[i]) {
                     case "--dram" -> dram = nonNegative("--dram", value);
                     case "--disk" -> disk = nonNegative("--disk", value);
+                    case "--dram-servers" -> dramServers = (int) nonNegative("--dram-servers", value);
+                    case "--hosts" -> hosts = (int) nonNegative("--hosts", value);
                     case "--dram-dir" -> b.dramDir(Path.of(value));
                     case "--disk-dir" -> b.diskDir(Path.of(value));
                     case "--remove-at-exit" -> dirs.add(Path.of(value));
@@ -68,7 +72,8 @@ public final class ClusterProcessMain {
             System.exit(2);
             return;
         }
-        b.dram(dram).disk(disk).servers(dram > 0 ? 1 : 0, disk > 0 ? 1 : 0);
+        b.dram(dram).disk(disk).servers(dramServers >= 0 ? dramServers : dram > 0 ? 1 : 0, disk > 0 ? 1 : 0)
+                .hosts(Math.max(1, hosts));
         MiniCluster cluster;
         try {
             cluster = b.start();

@@ -34,6 +34,8 @@ public final class FrameworkSettings {
     public static final String SITE_DIR = "site.dir";
     /** Storage class of what an integration creates ("" inherits: the cluster's order). */
     public static final String STORAGE_CLASS = "storage.class";
+    /** Copies of each block of what an integration creates (under a scope: {@code shuffle.replication}). */
+    public static final String REPLICATION = "replication";
 
     private static final Logger LOG = LoggerFactory.getLogger(FrameworkSettings.class);
     /** Deprecated spellings already warned about: once per process is enough. */
@@ -142,6 +144,26 @@ public final class FrameworkSettings {
      */
     public String storageClass(String scope, String... deprecated) {
         return get(scope + STORAGE_CLASS, "", deprecated);
+    }
+
+    /**
+     * The replication factor {@code scope}{@value #REPLICATION} names: 1 to 8 copies, or 0 (the
+     * default) to leave it to {@code creel.client.replication} and the namenode. A bad value is a
+     * CONFIGURATION error naming the key.
+     */
+    public int replication(String scope) {
+        Setting s = setting(scope + REPLICATION, "0");
+        try {
+            int n = Integer.parseInt(s.value());
+            if (n < 0 || n > io.creel.common.protocol.BlockLocation.MAX_COPIES) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new io.creel.common.error.CreelException(io.creel.common.error.ErrorCode.CONFIGURATION, s.name()
+                    + " = '" + s.value() + "': copies of each block, 0 (inherit) to "
+                    + io.creel.common.protocol.BlockLocation.MAX_COPIES);
+        }
     }
 
     /** Logs {@code message} about the deprecated spelling {@code old} unless this process did already. */

@@ -90,6 +90,19 @@ public final class NamenodeMetrics {
         gauge(registry, all, "creel_namenode_retry_cache_entries",
                 "Answers to clients' changes the namenode keeps for retries (creel.namenode.retry.cache.size)",
                 r -> Optional.of((double) r.namenode().retryCacheSize()));
+        gauge(registry, all, "creel_blocks_under_replicated",
+                "Blocks of the namenode's partition with fewer copies on live, non-draining servers than their factor "
+                        + "(from the replica repair's last walk)",
+                r -> Optional.of((double) r.namenode().replication().underReplicated()));
+        gauge(registry, all, "creel_blocks_without_live_copy",
+                "Blocks of the namenode's partition with no copy on a live server (lost while their servers stay dead)",
+                r -> Optional.of((double) r.namenode().replication().lost()));
+        counter(registry, all, "creel_replica_repairs",
+                "Blocks the namenode gave new copies since it started (a server died or is draining)",
+                r -> Optional.of((double) r.namenode().replication().repairedBlocks()));
+        counter(registry, all, "creel_replica_repair_bytes",
+                "Bytes the namenode copied to restore replication factors since it started",
+                r -> Optional.of((double) r.namenode().replication().copiedBytes()));
         if (all.stream().anyMatch(r -> r.namenode().persistence().isPresent())) {
             persistence(registry, all);
         }

@@ -21,8 +21,10 @@ public final class BroadcastSettings {
     private final SparkCreelConf client;
     private final String root;
     private final String storageClass;
+    private final int replication;
 
-    private BroadcastSettings(SparkCreelConf client, String root, String storageClass) {
+    private BroadcastSettings(SparkCreelConf client, String root, String storageClass, int replication) {
+        this.replication = replication;
         this.client = client;
         this.root = root;
         this.storageClass = storageClass;
@@ -33,7 +35,7 @@ public final class BroadcastSettings {
         FrameworkSettings s = SparkCreelConf.settings(conf);
         String root = SparkCreelConf.rootDirectory(s, "broadcast.root", ROOT_DEFAULT);
         return new BroadcastSettings(SparkCreelConf.from(conf), root,
-                s.storageClass("broadcast.", "broadcast.storageClass"));
+                s.storageClass("broadcast.", "broadcast.storageClass"), s.replication("broadcast."));
     }
 
     /** The Creel client settings. */
@@ -48,5 +50,10 @@ public final class BroadcastSettings {
 
     public String storageClass() {
         return storageClass;
+    }
+
+    /** Copies of each broadcast block ({@code spark.creel.broadcast.replication}); 0 leaves it to the client. */
+    public int replication() {
+        return replication;
     }
 }

@@ -167,8 +167,9 @@ public final class DriverBroadcasts {
     }
 
     private <T> long write(String path, T value, ClassTag<T> tag) {
-        CreateOptions options = settings.storageClass().isEmpty() ? CreateOptions.defaults()
-                : CreateOptions.defaults().withStorageClass(settings.storageClass());
+        CreateOptions options = (settings.storageClass().isEmpty() ? CreateOptions.defaults()
+                : CreateOptions.defaults().withStorageClass(settings.storageClass()))
+                .withReplication(settings.replication());
         CreelNode node;
         try {
             node = Futures.await(client.create(path, NodeType.FILE, options), client.requestTimeout(),

@@ -30,6 +30,6 @@ public final class CreelShuffleDataIO implements ShuffleDataIO {
 
     @Override
     public ShuffleDriverComponents driver() {
-        return new CreelShuffleDriverComponents();
+        return new CreelShuffleDriverComponents(SparkCreelConf.from(conf).reliable());
     }
 }

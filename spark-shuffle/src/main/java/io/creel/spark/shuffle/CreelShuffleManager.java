@@ -211,7 +211,8 @@ public final class CreelShuffleManager implements ShuffleManager {
             return fallback.getWriter(handle, mapId, context, metrics);
         }
         CreelShuffleHandle<K, V, ?> h = (CreelShuffleHandle<K, V, ?>) handle;
-        CreateOptions placement = CreateOptions.defaults().withStorageClass(settings.storageClass());
+        CreateOptions placement = CreateOptions.defaults().withStorageClass(settings.storageClass())
+                .withReplication(settings.replication()); // with preferLocal, the first copy is this host's
         if (settings.preferLocal()) {
             placement = placement.withLocationClass(HostIdentity.hostName());
         }

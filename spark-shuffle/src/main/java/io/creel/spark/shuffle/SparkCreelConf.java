@@ -38,6 +38,12 @@ public final class SparkCreelConf {
     public static final String ROOT_DEFAULT = "/spark-shuffle";
     /** Storage class of map output files ("" inherits: the cluster's order, DRAM first). */
     public static final String STORAGE_CLASS = PREFIX + "shuffle." + FrameworkSettings.STORAGE_CLASS;
+    /**
+     * Copies of each map output block, on storage servers of different hosts; 0 leaves it to
+     * {@code creel.client.replication} and the namenode. At 2 or more Spark counts shuffle data as
+     * reliable: an executor's or a machine's loss reruns no map.
+     */
+    public static final String REPLICATION = PREFIX + "shuffle." + FrameworkSettings.REPLICATION;
     /** Whether map outputs prefer the storage servers of the writing host (the mapped same-host path). */
     public static final String PREFER_LOCAL = PREFIX + "shuffle.prefer.local";
     /** Bytes a reduce task reads ahead; default {@code spark.reducer.maxSizeInFlight}. */
@@ -56,13 +62,15 @@ public final class SparkCreelConf {
     private final String root;
     private final String storageClass;
     private final boolean preferLocal;
+    private final int replication;
     private final long maxBytesInFlight;
     private final int readChunk;
     private final long indexCacheBytes;
     private final Duration heartbeat;
 
-    private SparkCreelConf(CreelConf creel, String root, String storageClass, boolean preferLocal,
+    private SparkCreelConf(CreelConf creel, String root, String storageClass, boolean preferLocal, int replication,
                            long maxBytesInFlight, int readChunk, long indexCacheBytes, Duration heartbeat) {
+        this.replication = replication;
         this.creel = creel;
         this.root = root;
         this.storageClass = storageClass;
@@ -109,7 +117,7 @@ public final class SparkCreelConf {
             throw bad(pl, new IllegalArgumentException("must be true or false"));
         }
         return new SparkCreelConf(creel, root, s.storageClass("shuffle.", "shuffle.storageClass"),
-                Boolean.parseBoolean(pl.value()), inFlight, chunk, indexCache, heartbeat);
+                Boolean.parseBoolean(pl.value()), s.replication("shuffle."), inFlight, chunk, indexCache, heartbeat);
     }
 
     /** {@code name} without {@link #PREFIX}: the name under it. */
@@ -171,6 +179,21 @@ public final class SparkCreelConf {
 
     public boolean preferLocal() {
         return preferLocal;
+    }
+
+    /** The factor {@link #REPLICATION} sets, or 0 when it leaves it to the client and the namenode. */
+    public int replication() {
+        return replication;
+    }
+
+    /**
+     * Whether map outputs survive the loss of the host that wrote them: their factor, as the shuffle
+     * sets it (else {@code creel.client.replication}), is at least 2. A factor only the namenode
+     * sets (per storage class) is not seen here: set the shuffle's key to have Spark rely on it.
+     */
+    public boolean reliable() {
+        int copies = replication != 0 ? replication : creel.get(io.creel.client.ClientKeys.REPLICATION);
+        return copies >= 2;
     }
 
     public long maxBytesInFlight() {

@@ -34,10 +34,19 @@ public final class CreelTestCluster implements AutoCloseable {
 
     /** A cluster with {@code dramServers} DRAM servers of {@code dramBytes} each and one disk server. */
     public static CreelTestCluster start(long dramBytes, long diskBytes, int dramServers) {
+        return start(dramBytes, diskBytes, dramServers, 1);
+    }
+
+    /**
+     * {@link #start(long, long, int)} with the servers spread over {@code hosts} loopback addresses,
+     * so that replicated map outputs ({@code spark.creel.shuffle.replication}) find servers on as
+     * many hosts.
+     */
+    public static CreelTestCluster start(long dramBytes, long diskBytes, int dramServers, int hosts) {
         try {
             Path dram = Files.createTempDirectory(Path.of("/dev/shm"), "creel-spark-test-");
             Path disk = Files.createTempDirectory("creel-spark-test-disk-");
-            MiniCluster c = MiniCluster.builder().dram(dramBytes).disk(diskBytes).servers(dramServers, 1)
+            MiniCluster c = MiniCluster.builder().dram(dramBytes).disk(diskBytes).servers(dramServers, 1).hosts(hosts)
                     .dramDir(dram).diskDir(disk)
                     .set(ConfKeys.BLOCK_SIZE, "64k")
                     .set(StorageKeys.REGION_SIZE, "4m")

@@ -44,7 +44,8 @@ class LocalClusterModeTest {
 
     @BeforeAll
     static void startCreel() {
-        creel = CreelTestCluster.start(256L << 20, 512L << 20);
+        // Two hosts: the reliability tests replicate map outputs, which Spark relies on only then.
+        creel = CreelTestCluster.start(256L << 20, 512L << 20, 1, 2);
     }
 
     @AfterAll
@@ -117,7 +118,7 @@ class LocalClusterModeTest {
 
     @Test
     void aReduceStageCompletesWithoutRerunningMapsAfterTheExecutorsThatWroteThemAreGone() throws Exception {
-        start("reliable", new SparkConf());
+        start("reliable", new SparkConf().set(SparkCreelConf.REPLICATION, "2"));
         awaitExecutors(sc, 2);
         Watch watch = new Watch();
         sc.sc().addSparkListener(watch);
@@ -149,13 +150,14 @@ class LocalClusterModeTest {
     @Test
     void dynamicAllocationWorksWithoutTheExternalShuffleService() {
         SparkConf dyn = new SparkConf()
+                .set(SparkCreelConf.REPLICATION, "2")
                 .set("spark.dynamicAllocation.enabled", "true")
                 .set("spark.dynamicAllocation.shuffleTracking.enabled", "false")
                 .set("spark.shuffle.service.enabled", "false")
                 .set("spark.dynamicAllocation.minExecutors", "1")
                 .set("spark.dynamicAllocation.maxExecutors", "2")
                 .set("spark.dynamicAllocation.executorIdleTimeout", "2s");
-        // Without reliable shuffle storage Spark refuses this configuration at start.
+        // Without reliable (replicated) shuffle storage Spark refuses this configuration at start.
         start("dynamic", dyn);
         assertEquals(expected(), new TreeMap<>(sums(8).collectAsMap()));
     }

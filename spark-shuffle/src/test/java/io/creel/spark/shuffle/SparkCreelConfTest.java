@@ -45,7 +45,24 @@ class SparkCreelConfTest {
     }
 
     @Test
+    void shuffleStorageIsReliableToSparkOnlyWhenMapOutputsAreReplicated() {
+        assertEquals(false, new CreelShuffleDataIO(new SparkConf(false)).driver().supportsReliableStorage(),
+                "one copy (the default): a lost machine loses its map outputs");
+        assertEquals(true, new CreelShuffleDataIO(new SparkConf(false).set(SparkCreelConf.REPLICATION, "2"))
+                .driver().supportsReliableStorage());
+        assertEquals(true, new CreelShuffleDataIO(new SparkConf(false)
+                .set("spark.creel.conf.creel.client.replication", "3")).driver().supportsReliableStorage(),
+                "the client's factor counts when the shuffle does not set one");
+        assertEquals(false, new CreelShuffleDataIO(new SparkConf(false).set(SparkCreelConf.REPLICATION, "1")
+                .set("spark.creel.conf.creel.client.replication", "3")).driver().supportsReliableStorage(),
+                "the shuffle's own factor wins");
+        assertEquals(2, SparkCreelConf.from(new SparkConf(false).set(SparkCreelConf.REPLICATION, "2")).replication());
+    }
+
+    @Test
     void badValuesNameTheirKey() {
+        assertKey(SparkCreelConf.REPLICATION, "9", SparkCreelConf.REPLICATION);
+        assertKey(SparkCreelConf.REPLICATION, "two", SparkCreelConf.REPLICATION);
         assertKey("spark.creel.conf.creel.block.size", "3k", "creel.block.size");
         assertKey("spark.creel.shuffle.root", "/", SparkCreelConf.ROOT);
         assertKey("spark.creel.shuffle.root", "relative", SparkCreelConf.ROOT);
