@@ -154,7 +154,7 @@ class RdmaRpcAuthenticationTest {
         session.received(e);
         ByteBuf reply = e.answered.get(10, TimeUnit.SECONDS).frameAfterLength();
         reply.readUnsignedByte();
-        assertEquals(Frame.FLAG_RESPONSE, reply.readUnsignedByte());
+        assertEquals(Frame.FLAG_RESPONSE | Frame.versionFlags(), reply.readUnsignedByte());
         assertEquals(id, reply.readLong(), "the reply names its request");
         return reply;
     }

@@ -72,7 +72,7 @@ class RpcSessionTest {
             ByteBuf f = sent.get(10, TimeUnit.SECONDS);
             f.readInt();
             f.readUnsignedByte();
-            assertEquals(Frame.FLAG_RESPONSE, f.readUnsignedByte());
+            assertEquals(Frame.FLAG_RESPONSE | Frame.versionFlags(), f.readUnsignedByte());
             assertEquals(id, f.readLong(), "the reply names its request");
             return f;
         }
