@@ -11,8 +11,9 @@
 #
 # Nothing is skipped: both runs set the "required" switches, so a missing target or missing RDMA is a
 # failure, and a test skipped all the same fails the run (.ci/check-test-reports.py reads the reports;
-# the host run, which has no RDMA, is not given the RDMA cases at all). Reports land in storage-nvmf/target/surefire-reports (host) and lab/target/nvmf-tests/reports
-# (guest); the guest console in lab/target/nvmf-tests/console.log. Exit code: the first failure's.
+# the host run, which has no RDMA, is not given the RDMA cases at all). Reports land in
+# storage-nvmf/target/surefire-reports (host) and lab/target/nvmf-tests/reports (guest); the guest
+# console in lab/target/nvmf-tests/console.log. Exit code: the first failure's.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$repo"
