@@ -144,7 +144,10 @@ DOCKER_BUILDKIT=1 nice "$DOCKER" build --network host -q -f docker/Dockerfile \
 part "host client (bin/creel)"
 bin/creel --version >/dev/null || fail "bin/creel on this host"
 # The image names the commit it was built from (its build context has no .git: CREEL_COMMIT).
-image_version=$("$DOCKER" run --rm --label "creel.test.run=$project" "$image" --version | head -n 1)
+# (Read whole: a pipe into head would break the docker client's output, and pipefail fail the line.)
+image_version=$("$DOCKER" run --rm --label "creel.test.run=$project" "$image" --version) \
+  || fail "creel --version in the image"
+image_version=${image_version%%$'\n'*}
 case "$image_version" in
   "creel "*" (commit $commit)") ;;
   *) fail "the image says '$image_version', not commit $commit" ;;
