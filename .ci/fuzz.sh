@@ -24,8 +24,14 @@ for t in "${targets[@]}"; do
   read -r module test <<<"$t"
   echo "=== fuzz: $module $test"
   t0=$SECONDS
+  # -Dsurefire.failIfNoSpecifiedTests=false (the modules -am builds have no such test) would also pass a
+  # target that was renamed or lost its @FuzzTest having run nothing: its report must show it ran.
+  reports="$module/target/surefire-reports"
+  rm -f "$reports"/TEST-*."${test%%#*}".xml
   if ! JAZZER_FUZZ=1 nice mvn -q -B test -pl "$module" -am -Dtest="$test" -Dsurefire.failIfNoSpecifiedTests=false; then
     echo "=== fuzz: $test FOUND A CRASH (see the reproducer Jazzer wrote under $module/src/test/resources)"
+    rc=1
+  elif ! python3 .ci/check-test-reports.py "fuzz: $test" "$reports"/TEST-*."${test%%#*}".xml; then
     rc=1
   fi
   echo "=== fuzz: $test took $((SECONDS - t0)) s"

@@ -4,7 +4,8 @@
 #      when none answers (host networking only: no bridge, no iptables rules), and stops it again at
 #      the end if it started it.
 #   2. The base images from Debian (docker/build-base.sh; cached under /var/cache/creel-docker).
-#   3. The image, from the source tree (docker/Dockerfile; Maven runs inside the build).
+#   3. The image, from the source tree (docker/Dockerfile; Maven runs inside the build), told the
+#      commit it is built from (CREEL_COMMIT): its --version must name it.
 #   4. The compose cluster with persistence (docker/compose.yml + compose.persist.yml) on free ports:
 #      every daemon must turn healthy (its HEALTHCHECK: /health/ready), and the client's smoke job
 #      must pass. The health check must also fail where no daemon answers.
@@ -131,8 +132,10 @@ nice docker/build-base.sh || fail "docker/build-base.sh"
 
 part "image build (Maven inside)"
 image=creel:test
+commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 DOCKER_BUILDKIT=1 nice "$DOCKER" build --network host -q -f docker/Dockerfile \
   --build-arg BUILD_IMAGE=creel-base/maven:bookworm --build-arg BASE_IMAGE=creel-base/jre:bookworm \
+  --build-arg CREEL_COMMIT="$commit" \
   -t "$image" . >"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; fail "docker build"; }
 # The image this run replaced is of no further use.
 "$DOCKER" image prune -f --filter "label=org.opencontainers.image.title=creel" >/dev/null
@@ -140,6 +143,15 @@ DOCKER_BUILDKIT=1 nice "$DOCKER" build --network host -q -f docker/Dockerfile \
 
 part "host client (bin/creel)"
 bin/creel --version >/dev/null || fail "bin/creel on this host"
+# The image names the commit it was built from (its build context has no .git: CREEL_COMMIT).
+# (Read whole: a pipe into head would break the docker client's output, and pipefail fail the line.)
+image_version=$("$DOCKER" run --rm --label "creel.test.run=$project" "$image" --version) \
+  || fail "creel --version in the image"
+image_version=${image_version%%$'\n'*}
+case "$image_version" in
+  "creel "*" (commit $commit)") ;;
+  *) fail "the image says '$image_version', not commit $commit" ;;
+esac
 
 # ---------------------------------------------------------------------------------------------------
 part "compose up until healthy + smoke job"

@@ -56,6 +56,14 @@ for v in $versions; do
   reports=spark-shuffle/target/surefire-reports
   tests=$(cat "$reports"/TEST-*.xml spark-shuffle/target/failsafe-reports/TEST-*.xml 2>/dev/null \
     | grep -o '<testsuite [^>]*tests="[0-9]*"' | grep -o 'tests="[0-9]*"' | grep -o '[0-9]*' | paste -sd+ | bc)
+  # A line whose run selected nothing (-Dsurefire.failIfNoSpecifiedTests=false lets it pass) or skipped a
+  # test did not test that line: it fails (.ci/check-test-reports.py, as the other CI steps use).
+  if [ "$result" = passed ] && ! python3 .ci/check-test-reports.py "Spark $v" "$reports" \
+      spark-shuffle/target/failsafe-reports; then
+    passed=$((passed - 1))
+    failed=$((failed + 1))
+    result=FAILED
+  fi
   echo "Spark $v: $result, ${tests:-0} tests, $(( $(date +%s) - start )) s"
 done
 echo "spark-matrix: $passed passed, $failed failed"

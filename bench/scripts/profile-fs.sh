@@ -75,7 +75,7 @@ summary "bin/creel fs get, over TCP, against fs stat" fs-get-tcp fs-stat
 CREEL_JAVA_OPTS="$(agent fs-put)" "$CREEL" fs put "${C[@]}" "$WORK/src" /profile-put >/dev/null
 summary "bin/creel fs put, against fs stat" fs-put fs-stat
 "$CREEL" fs rm "${C[@]}" /profile-put >/dev/null
-CP="$HOME_DIR/launcher/target/lib/*"
+CP="$HOME_DIR/launcher/target/lib/*:$HOME_DIR/launcher/target/lib/bench/*" # FreshClientMain is a bench class
 for kind in same tcp; do
   extra=(); [ "$kind" = tcp ] && extra=("${TCP[@]}")
   java --add-exports java.base/sun.nio.ch=ALL-UNNAMED "$(agent "api-get-$kind")" -cp "$CP" \

@@ -10,8 +10,10 @@ import io.creel.cli.ReportCommand;
 import io.creel.common.BuildInfo;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -55,14 +57,41 @@ public final class CreelMain {
     /**
      * Adds a tool command whose classes may be absent: the command is looked up by name so this
      * class never links to it, and added only when {@code marker}, a class of its jars, is there.
+     * Where they are not (a daemon's class path, the container image, which has no lib/bench) the
+     * name stays a hidden command that says so, rather than picocli's "unmatched argument".
      */
-    private static void addTool(CommandLine cli, String name, String command, String marker) {
+    static void addTool(CommandLine cli, String name, String command, String marker) {
         ClassLoader loader = CreelMain.class.getClassLoader();
         try {
             Class.forName(marker, false, loader);
             cli.addSubcommand(name, Class.forName(command, true, loader));
         } catch (ClassNotFoundException e) {
-            // not on this class path (a daemon's): the command does not exist here
+            cli.addSubcommand(name, new MissingTool(name, marker));
+        }
+    }
+
+    /** A tool command whose jars this installation does not have: says so and exits 2. */
+    @Command(hidden = true, description = "Not installed here (its jars are in lib/bench of the binary package).")
+    static final class MissingTool implements Callable<Integer> {
+        private final String name;
+        private final String marker;
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+        /** Whatever the command line says: the answer is the same. */
+        @CommandLine.Unmatched
+        List<String> arguments;
+
+        MissingTool(String name, String marker) {
+            this.name = name;
+            this.marker = marker;
+        }
+
+        @Override
+        public Integer call() {
+            spec.commandLine().getErr().println("creel: " + name + " is not installed here: its jars (lib/bench of the "
+                    + "binary package, with " + marker + ") are not on this installation's class path; run it from "
+                    + "the binary package or a source tree");
+            return 2;
         }
     }
 

@@ -7,8 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.creel.common.BuildInfo;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 /** {@code bin/creel} itself: what it says about its build and which commands it has. */
 class CreelMainTest {
@@ -89,5 +92,21 @@ class CreelMainTest {
             System.setErr(saved);
         }
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("'loud' is not a level"), err.toString());
+    }
+
+    @Test
+    void aToolWhoseJarsAreMissingSaysSoInsteadOfBeingAnUnknownCommand() {
+        // The container image has no lib/bench: `creel bench` there must say why it does not run.
+        CommandLine cli = new CommandLine(new CreelMain());
+        CreelMain.addTool(cli, "bench", "io.creel.bench.NoSuchCommand", "io.creel.bench.NoSuchMarker");
+        StringWriter err = new StringWriter();
+        cli.setErr(new PrintWriter(err, true));
+        assertEquals(2, cli.execute("bench", "--local", "--dram=1g"));
+        assertTrue(err.toString().contains("creel: bench is not installed here: its jars (lib/bench of the binary "
+                + "package, with io.creel.bench.NoSuchMarker) are not on this installation's class path"), err.toString());
+        StringWriter out = new StringWriter();
+        cli.setOut(new PrintWriter(out, true));
+        cli.execute("--help");
+        assertTrue(!out.toString().contains("bench"), "a command that is not there is not listed: " + out);
     }
 }

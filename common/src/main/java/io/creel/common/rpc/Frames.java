@@ -6,6 +6,7 @@ import io.creel.common.protocol.Frame;
 import io.creel.common.protocol.IdentifiedRequest;
 import io.creel.common.protocol.Message;
 import io.creel.common.protocol.Opcode;
+import io.creel.common.protocol.ProtocolException;
 import io.creel.common.protocol.Wire;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -44,6 +45,23 @@ public final class Frames {
         /** Whether bytes of an incomplete frame are buffered. */
         public boolean hasPartialFrame() {
             return actualReadableBytes() > 0;
+        }
+    }
+
+    /**
+     * Refuses a reply whose flags say a newer wire protocol version than this release's: its layout may
+     * differ, so it is not read at all (see {@link Frame}). Every client transport (creel:// and
+     * rdma://) checks its replies here, so a mixed-release cluster is refused in one way and with one
+     * message.
+     *
+     * @throws ProtocolException naming both versions and what to do
+     */
+    public static void checkReplyVersion(int flags) {
+        int version = Frame.versionOf(flags);
+        if (version > Frame.WIRE_VERSION) {
+            throw new ProtocolException("the server replied in wire protocol version " + version
+                    + "; this client (Creel " + io.creel.common.BuildInfo.current().version() + ") speaks version "
+                    + Frame.WIRE_VERSION + ": the server is of a newer release; run one release across the cluster");
         }
     }
 

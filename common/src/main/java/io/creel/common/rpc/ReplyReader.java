@@ -126,11 +126,7 @@ final class ReplyReader extends ChannelInboundHandlerAdapter {
         if ((flags & Frame.FLAG_RESPONSE) == 0) {
             throw new ProtocolException("server sent a request frame");
         }
-        if (Frame.versionOf(flags) > Frame.WIRE_VERSION) {
-            throw new ProtocolException("the server replied in wire protocol version " + Frame.versionOf(flags)
-                    + "; this client (Creel " + io.creel.common.BuildInfo.current().version() + ") speaks version "
-                    + Frame.WIRE_VERSION + ": the server is of a newer release; run one release across the cluster");
-        }
+        Frames.checkReplyVersion(flags);
         requestId = head.getLong(Frame.LENGTH_FIELD + 2);
         status = head.getUnsignedShort(Frame.HEADER);
         remaining = length - (HEAD - Frame.LENGTH_FIELD);

@@ -30,7 +30,8 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A Creel cluster whose flash tier is an NVMe-oF namespace of the lab's kernel target: a namenode, a
@@ -40,11 +41,16 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 @Tag("nvmf-lab")
 class ClusterOnRealTargetLabTest {
+    /** Over NVMe/TCP, and over RDMA where this run covers it (LabTarget#rdmaCovered). */
+    static Stream<Arguments> samePair() {
+        return LabTarget.fabricPairs("tcp, tcp", "rdma, rdma");
+    }
+
     private static final long MIB = 1 << 20;
     private static final long FILE = 80 * MIB + 4321; // past the DRAM tier, not block-aligned
 
     @ParameterizedTest(name = "server over {0}, clients over {1}")
-    @CsvSource({"tcp, tcp", "rdma, rdma"})
+    @MethodSource("samePair")
     void filesSpillFromDramIntoTheNvmfTierAndReadBackIdentically(String serverFabric, String clientFabric)
             throws IOException {
         Fabric client = Fabric.parse(clientFabric);

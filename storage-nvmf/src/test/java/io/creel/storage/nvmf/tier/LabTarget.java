@@ -5,8 +5,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.creel.storage.nvmf.target.Fabric;
 import io.creel.rdma.RdmaAvailability;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
 
 /**
  * The real NVMe-oF target the lab tests run against (tag {@code nvmf-lab}), named by system
@@ -50,6 +53,28 @@ final class LabTarget {
             fail(why + " (required in this run)");
         }
         assumeTrue(false, why);
+    }
+
+    /**
+     * Whether this run covers NVMe/RDMA: a target's RDMA port is named, or RDMA is required. The lab's
+     * host-side run names only the NVMe/TCP port (this machine has no RDMA; the guest run covers it),
+     * and there the RDMA cases are not generated at all rather than skipped, so that the lab can take
+     * any skip as a failure (lab/nvmf/run-tests.sh).
+     */
+    static boolean rdmaCovered() {
+        return !setting("creel.test.nvmf.rdma.target", "CREEL_TEST_NVMF_RDMA_TARGET", "").isEmpty()
+                || required("creel.test.nvmf.rdma.required", "CREEL_TEST_NVMF_RDMA_REQUIRED");
+    }
+
+    /**
+     * The test arguments (server fabric, client fabric) of {@code pairs} ("tcp, rdma") that this run
+     * covers: all of them, or without those involving RDMA when it does not cover RDMA.
+     */
+    static Stream<Arguments> fabricPairs(String... pairs) {
+        boolean rdma = rdmaCovered();
+        return Arrays.stream(pairs).map(p -> p.split(",\\s*"))
+                .filter(p -> rdma || (p[0].equals("tcp") && p[1].equals("tcp")))
+                .map(p -> Arguments.of(p[0], p[1]));
     }
 
     /** host:port of the target's port for {@code fabric}; skips (or fails) the test when there is none. */

@@ -15,9 +15,11 @@ import io.creel.common.protocol.BlockLocation;
 import io.creel.storage.nvmf.target.Fabric;
 import io.creel.storage.spi.BlockTransport;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The nvmf tier on a real NVMe-oF target (the lab guest's Linux kernel target): the server connected
@@ -27,9 +29,17 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 @Tag("nvmf-lab")
 class RealTargetTierLabTest {
+    /** The fabrics of server and client this run covers (without RDMA only NVMe/TCP: LabTarget#rdmaCovered). */
+    static Stream<Arguments> everyPair() {
+        return LabTarget.fabricPairs("tcp, tcp", "rdma, rdma", "tcp, rdma", "rdma, tcp");
+    }
+
+    static Stream<Arguments> samePair() {
+        return LabTarget.fabricPairs("tcp, tcp", "rdma, rdma");
+    }
 
     @ParameterizedTest(name = "server over {0}, client over {1}")
-    @CsvSource({"tcp, tcp", "rdma, rdma", "tcp, rdma", "rdma, tcp"})
+    @MethodSource("everyPair")
     void bytesOfEveryAlignmentReadBackDirectlyAndThroughTheServer(String serverFabric, String clientFabric) {
         Fabric server = Fabric.parse(serverFabric);
         Fabric client = Fabric.parse(clientFabric);
@@ -58,7 +68,7 @@ class RealTargetTierLabTest {
     }
 
     @ParameterizedTest(name = "server over {0}, client over {1}")
-    @CsvSource({"tcp, tcp", "rdma, rdma"})
+    @MethodSource("samePair")
     void aFreedAndReusedBlockIsRefusedNotReturned(String serverFabric, String clientFabric) {
         Fabric server = Fabric.parse(serverFabric);
         Fabric client = Fabric.parse(clientFabric);

@@ -342,18 +342,7 @@ final class RdmaRpcConnection implements RpcConnection {
         FrameMessage[] pair = inFlightPairs.remove(done.getSendMessage());
         ByteBuf frame = done.getReceiveMessage().frameAfterLength();
         try {
-            if (frame == null) {
-                throw new ProtocolException("a reply frame that does not fit its message");
-            }
-            if (frame.readableBytes() < Frame.HEADER_AFTER_LENGTH + 2) {
-                throw new ProtocolException("reply frame of " + frame.readableBytes() + " bytes is too short");
-            }
-            frame.readUnsignedByte(); // opcode, echoed; the request id is what matters
-            int flags = frame.readUnsignedByte();
-            long id = frame.readLong();
-            if ((flags & Frame.FLAG_RESPONSE) == 0) {
-                throw new ProtocolException("the server sent a request frame");
-            }
+            long id = readReplyHead(frame);
             Pending<?> p = pending.remove(id);
             if (p == null) {
                 LOG.debug("reply from {} for request {} that is no longer waiting", remote, id);
@@ -362,7 +351,7 @@ final class RdmaRpcConnection implements RpcConnection {
                 p.complete(frame, remote);
             }
         } catch (ProtocolException e) {
-            broke("malformed reply: " + e.getMessage());
+            broke(e.getMessage());
             return;
         } finally {
             if (frame != null) {
@@ -372,6 +361,32 @@ final class RdmaRpcConnection implements RpcConnection {
         if (pair != null) {
             sendNext(pair);
         }
+    }
+
+    /**
+     * Reads a reply frame's head (after its length field) up to the body and returns its request id;
+     * refuses a frame too short for a reply, a request frame, and a reply of a newer wire protocol
+     * version, with the same check and message as a creel:// client ({@link Frames#checkReplyVersion}).
+     *
+     * @param frame the frame after its length field, or null when it did not fit its message
+     * @throws ProtocolException saying what is wrong; the connection is then closed with that reason
+     */
+    static long readReplyHead(ByteBuf frame) {
+        if (frame == null) {
+            throw new ProtocolException("malformed reply: a reply frame that does not fit its message");
+        }
+        if (frame.readableBytes() < Frame.HEADER_AFTER_LENGTH + 2) {
+            throw new ProtocolException("malformed reply: reply frame of " + frame.readableBytes()
+                    + " bytes is too short");
+        }
+        frame.readUnsignedByte(); // opcode, echoed; the request id is what matters
+        int flags = frame.readUnsignedByte();
+        long id = frame.readLong();
+        if ((flags & Frame.FLAG_RESPONSE) == 0) {
+            throw new ProtocolException("malformed reply: the server sent a request frame");
+        }
+        Frames.checkReplyVersion(flags);
+        return id;
     }
 
     /** A slot came free: the oldest waiting request takes it. */
