@@ -4,9 +4,8 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
 /**
- * Keeps a stream of copies under a rate: each {@link #take} of n bytes waits until the bytes taken
- * so far fit the rate since the stream began (a pause does not bank credit beyond one second).
- * One thread uses it.
+ * Keeps a stream of copies under a rate: each {@link #take} waits until the bytes taken before it
+ * are paid for at the rate (a pause banks at most one second of credit). One thread uses it.
  */
 final class Pacer {
     private final long bytesPerSecond;
@@ -23,11 +22,12 @@ final class Pacer {
         this.paidUntil = nanos.getAsLong();
     }
 
-    /** How long {@code bytes} must wait now, in nanoseconds, and books them. */
+    /** How long {@code bytes} must wait now before they go, in nanoseconds, and books them. */
     long book(long bytes) {
         long now = nanos.getAsLong();
-        paidUntil = Math.max(paidUntil, now - 1_000_000_000L) + bytes * 1_000_000_000L / bytesPerSecond;
-        return Math.max(0, paidUntil - now);
+        long start = Math.max(paidUntil, now - 1_000_000_000L);
+        paidUntil = start + bytes * 1_000_000_000L / bytesPerSecond;
+        return Math.max(0, start - now);
     }
 
     /** Waits until {@code bytes} more fit the rate. */
