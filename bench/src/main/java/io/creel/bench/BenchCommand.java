@@ -120,9 +120,14 @@ public final class BenchCommand implements Callable<Integer> {
     String storageClass;
 
     @Option(names = "--replication", paramLabel = "N", defaultValue = "1",
-            description = "Copies of each block of the Files and KeyValues measured (1-8); the bench's own cluster then "
-                    + "has N DRAM servers on N loopback hosts, --dram split between them. Default: ${DEFAULT-VALUE}.")
+            description = "Copies of each block of the Files and KeyValues measured (1-8; the bench's own cluster needs "
+                    + "as many --hosts). Default: ${DEFAULT-VALUE}.")
     int replication;
+
+    @Option(names = "--hosts", paramLabel = "N", description = "DRAM servers of the bench's own cluster, one per "
+            + "loopback host, --dram split between them (default: --replication), so that factors can be compared on "
+            + "one cluster shape.")
+    Integer hosts;
 
     @Option(names = "--tcp", description = "Measure only the TCP path (creel.client.local.access=false).")
     boolean tcp;
@@ -299,16 +304,21 @@ public final class BenchCommand implements Callable<Integer> {
         });
         long dramBytes = size("--dram", dram);
         long diskBytes = size("--disk", disk);
-        int dramServers = dramBytes > 0 ? replication : 0;
+        int hostCount = hosts == null ? replication : hosts;
+        if (hostCount < replication || hostCount > 250) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, "--hosts: " + hostCount + "; at least --replication ("
+                    + replication + ") and at most 250");
+        }
+        int dramServers = dramBytes > 0 ? hostCount : 0;
         long perServer = dramServers == 0 ? 0 : dramBytes / dramServers;
         if (local) {
             MiniCluster.Builder b = MiniCluster.builder().dram(perServer).disk(diskBytes).temporaryDirectories()
-                    .servers(dramServers, diskBytes > 0 ? 1 : 0).hosts(replication);
+                    .servers(dramServers, diskBytes > 0 ? 1 : 0).hosts(hostCount);
             settings.forEach(b::set);
             return new InProcessCluster(b.start());
         }
         return ClusterProcess.start(new ClusterProcess.Spec(perServer, diskBytes, settings,
-                JavaCommand.splitOptions(clusterJvmOpts), dramServers, replication), CLUSTER_START_TIMEOUT);
+                JavaCommand.splitOptions(clusterJvmOpts), dramServers, hostCount), CLUSTER_START_TIMEOUT);
     }
 
     private BenchContext.Settings settings() {

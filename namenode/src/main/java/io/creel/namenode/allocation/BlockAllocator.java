@@ -243,15 +243,30 @@ public final class BlockAllocator {
             }
         }
         Set<String> liveHosts = new java.util.TreeSet<>();
+        long pending = 0;
+        boolean elsewhere = false;
         for (String cls : classes.subList(start, classes.size())) {
             for (StorageServerInfo s : registry.liveServers(cls)) {
                 if (!avoid.contains(s.serverId())) {
                     liveHosts.add(FailureDomains.host(s));
+                    if (!hosts.contains(FailureDomains.host(s))) {
+                        elsewhere = true;
+                        pending += blocksOf(s).pending();
+                    }
                 }
             }
         }
+        if (elsewhere) {
+            // Servers of other hosts exist and are full: space, not a host, is what is missing.
+            throw new CreelException(ErrorCode.OUT_OF_SPACE, "replication " + wanted + ": no free block in storage "
+                    + "class" + (start == classes.size() - 1 ? " " : "es ")
+                    + String.join(", ", classes.subList(start, classes.size())) + " on a host other than "
+                    + String.join(", ", new java.util.TreeSet<>(hosts)) + " for another copy"
+                    + (pending == 0 ? "" : " (" + pending + " freed blocks there are waiting out the reuse delay of "
+                    + reuseDelayMillis + " ms)"));
+        }
         throw new CreelException(ErrorCode.UNAVAILABLE, "replication " + wanted + " needs " + wanted + " copies on "
-                + "storage servers of different hosts, and no live server with a free block in storage class"
+                + "storage servers of different hosts, and no live server of storage class"
                 + (start == classes.size() - 1 ? " " : "es ") + String.join(", ", classes.subList(start, classes.size()))
                 + " is on a host other than " + String.join(", ", new java.util.TreeSet<>(hosts)) + " (live hosts: "
                 + (liveHosts.isEmpty() ? "none" : String.join(", ", liveHosts)) + ")");

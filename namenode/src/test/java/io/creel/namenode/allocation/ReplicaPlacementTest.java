@@ -80,6 +80,15 @@ class ReplicaPlacementTest {
     }
 
     @Test
+    void aFullServerOnTheOnlyOtherHostIsOutOfSpaceNotAMissingHost() {
+        add("dram", "h1", 1, 8, "");
+        add("dram", "h2", 2, 1, "");
+        allocator.allocate("dram", "", Set.of(), 2);
+        Expect.error(ErrorCode.OUT_OF_SPACE, () -> allocator.allocate("dram", "", Set.of(), 2),
+                "no free block in storage classes dram, disk on a host other than h1");
+    }
+
+    @Test
     void aRepairCopyAvoidsTheHostsOfTheCopiesLeftAndGetsANewerTag() {
         StorageServerInfo h1 = add("dram", "h1", 1, 8, "");
         add("dram", "h2", 2, 8, "");
