@@ -51,6 +51,16 @@ public final class StatusJson {
         }
         out.put("nodesByType", byType);
         out.put("serversByState", view.serversByState());
+        var rp = nn.replication();
+        Map<String, Object> replication = new LinkedHashMap<>();
+        replication.put("underReplicatedBlocks", rp.underReplicated());
+        replication.put("waitingForWriter", rp.waitingForWriter());
+        replication.put("lostBlocks", rp.lost());
+        replication.put("repairedBlocks", rp.repairedBlocks());
+        replication.put("copiedBytes", rp.copiedBytes());
+        replication.put("failedRepairs", rp.failedRepairs());
+        replication.put("lastProblem", rp.lastProblem());
+        out.put("replication", replication);
         List<Object> servers = new ArrayList<>();
         for (ClusterView.Server s : view.servers()) {
             Map<String, Object> m = new LinkedHashMap<>();

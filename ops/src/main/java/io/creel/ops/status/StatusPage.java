@@ -147,6 +147,13 @@ public final class StatusPage {
 
     private static void fsck(StringBuilder b, NamenodeServer nn) {
         b.append("<section id=\"fsck\" class=\"card half\"><h2>Lost blocks (last fsck)</h2>");
+        var rp = nn.replication();
+        // Live, unlike the fsck below: the replica repair walks the namespace whenever a server dies.
+        b.append("<p data-replication=\"").append(rp.underReplicated()).append("\">Replication: ")
+                .append(rp.underReplicated()).append(" blocks short of copies, ").append(rp.lost())
+                .append(" without a live copy; ").append(rp.repairedBlocks()).append(" repaired since start")
+                .append(rp.failedRepairs() == 0 ? "" : ", " + rp.failedRepairs() + " repairs failed (last: "
+                        + Html.esc(rp.lastProblem()) + ")").append(".</p>");
         var last = nn.lastFsck();
         if (last.isEmpty()) {
             b.append("<p data-fsck=\"none\">No fsck since this namenode started; run <code>creel admin fsck /</code>.")
