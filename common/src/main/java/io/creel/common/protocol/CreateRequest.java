@@ -20,12 +20,24 @@ import java.util.Objects;
  * @param locationClass host to prefer for blocks, or "" for none
  * @param enumerable    for a Table: whether its keys are listed; ignored for other types
  * @param value         a KeyValue's whole value to commit at once, or {@code null}
+ * @param expiry        whether and when the node goes away with its creator ({@link Expiry}; not
+ *                      for a KeyValue, which each put replaces)
  */
 public record CreateRequest(String path, NodeType type, String storageClass, String locationClass,
-                            boolean enumerable, byte[] value) implements Message {
+                            boolean enumerable, byte[] value, Expiry expiry) implements Message {
+    public CreateRequest {
+        expiry = expiry == null ? Expiry.NONE : expiry;
+    }
+
     /** A create without a value. */
     public CreateRequest(String path, NodeType type, String storageClass, String locationClass, boolean enumerable) {
-        this(path, type, storageClass, locationClass, enumerable, null);
+        this(path, type, storageClass, locationClass, enumerable, null, Expiry.NONE);
+    }
+
+    /** A create that does not expire. */
+    public CreateRequest(String path, NodeType type, String storageClass, String locationClass, boolean enumerable,
+                         byte[] value) {
+        this(path, type, storageClass, locationClass, enumerable, value, Expiry.NONE);
     }
 
     @Override
@@ -36,6 +48,7 @@ public record CreateRequest(String path, NodeType type, String storageClass, Str
         Wire.writeString(out, locationClass);
         Wire.writeBoolean(out, enumerable);
         Wire.writeOptionalBytes(out, value);
+        expiry.encode(out);
     }
 
     public static CreateRequest decode(ByteBuf in) {
@@ -49,7 +62,7 @@ public record CreateRequest(String path, NodeType type, String storageClass, Str
         }
         CreateRequest r = new CreateRequest(path, type, Wire.readString(in, "create.class"),
                 Wire.readString(in, "create.location"), Wire.readBoolean(in, "create.enumerable"),
-                Wire.readOptionalBytes(in, "create.value"));
+                Wire.readOptionalBytes(in, "create.value"), Expiry.decode(in, "create.expiry"));
         Wire.expectEnd(in, "create request");
         return r;
     }
@@ -58,17 +71,18 @@ public record CreateRequest(String path, NodeType type, String storageClass, Str
     public boolean equals(Object o) {
         return o instanceof CreateRequest r && r.path.equals(path) && r.type == type
                 && r.storageClass.equals(storageClass) && r.locationClass.equals(locationClass)
-                && r.enumerable == enumerable && Arrays.equals(r.value, value);
+                && r.enumerable == enumerable && Arrays.equals(r.value, value) && r.expiry.equals(expiry);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(path, type, storageClass, locationClass, enumerable) * 31 + Arrays.hashCode(value);
+        return Objects.hash(path, type, storageClass, locationClass, enumerable, expiry) * 31 + Arrays.hashCode(value);
     }
 
     @Override
     public String toString() {
         return "CreateRequest[" + path + ", " + type + ", class=" + storageClass + ", location=" + locationClass
-                + ", enumerable=" + enumerable + (value == null ? "" : ", value of " + value.length + " bytes") + "]";
+                + ", enumerable=" + enumerable + (value == null ? "" : ", value of " + value.length + " bytes")
+                + (expiry.expires() ? ", expiry=" + expiry : "") + "]";
     }
 }

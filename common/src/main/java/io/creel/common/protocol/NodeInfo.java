@@ -15,9 +15,21 @@ import io.netty.buffer.ByteBuf;
  * @param enumerable    whether the node's children are listed (false only for non-enumerable Tables)
  * @param modifiedMillis last change, epoch milliseconds
  * @param writing        whether a writer currently holds the node's lease
+ * @param expiry         the node's owner and grace if it expires by itself ({@link Expiry}), else {@code null}
  */
 public record NodeInfo(long id, NodeType type, long length, String storageClass, String locationClass,
-                       boolean enumerable, long modifiedMillis, boolean writing) implements Message {
+                       boolean enumerable, long modifiedMillis, boolean writing, NodeExpiry expiry) implements Message {
+    /** A node that does not expire. */
+    public NodeInfo(long id, NodeType type, long length, String storageClass, String locationClass,
+                    boolean enumerable, long modifiedMillis, boolean writing) {
+        this(id, type, length, storageClass, locationClass, enumerable, modifiedMillis, writing, null);
+    }
+
+    /** This node with {@code e} as its expiry. */
+    public NodeInfo withExpiry(NodeExpiry e) {
+        return new NodeInfo(id, type, length, storageClass, locationClass, enumerable, modifiedMillis, writing, e);
+    }
+
     @Override
     public void encode(ByteBuf out) {
         out.writeLong(id);
@@ -28,6 +40,10 @@ public record NodeInfo(long id, NodeType type, long length, String storageClass,
         Wire.writeBoolean(out, enumerable);
         out.writeLong(modifiedMillis);
         Wire.writeBoolean(out, writing);
+        Wire.writeBoolean(out, expiry != null);
+        if (expiry != null) {
+            expiry.encode(out);
+        }
     }
 
     public static NodeInfo decode(ByteBuf in) {
@@ -42,6 +58,7 @@ public record NodeInfo(long id, NodeType type, long length, String storageClass,
         return new NodeInfo(id, type, Wire.readNonNegativeLong(in, "node.length"),
                 Wire.readString(in, "node.storageClass"), Wire.readString(in, "node.locationClass"),
                 Wire.readBoolean(in, "node.enumerable"), Wire.readLong(in, "node.modified"),
-                Wire.readBoolean(in, "node.writing"));
+                Wire.readBoolean(in, "node.writing"),
+                Wire.readBoolean(in, "node.expires") ? NodeExpiry.decode(in) : null);
     }
 }
