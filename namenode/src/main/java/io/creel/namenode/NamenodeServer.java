@@ -42,12 +42,15 @@ public final class NamenodeServer implements AutoCloseable {
     private final Namespace namespace;
     private final NamenodeService service;
     private final ScheduledFuture<?> releaser;
+    /** Removes expiring nodes whose owners have been silent too long. */
+    private final ScheduledFuture<?> expirer;
     private final EventLoops ownLoops;
     private final NamenodePersistence persistence;
 
     private NamenodeServer(RpcServer rpc, RpcListener alsoOver, RecordStore records, RpcConnections controlConnections,
                            Namespace namespace, NamenodeService service, ScheduledFuture<?> releaser,
-                           EventLoops ownLoops, NamenodePersistence persistence) {
+                           ScheduledFuture<?> expirer, EventLoops ownLoops, NamenodePersistence persistence) {
+        this.expirer = expirer;
         this.persistence = persistence;
         this.rpc = rpc;
         this.alsoOver = alsoOver;
@@ -112,6 +115,8 @@ public final class NamenodeServer implements AutoCloseable {
         }
         Namespace namespace = new Namespace(allocator, records, blockSize, reuseDelay, (int) inlineMax,
                 System::currentTimeMillis);
+        long sessionTimeout = conf.get(NamenodeKeys.SESSION_TIMEOUT).toMillis();
+        namespace.setSessionTimeout(sessionTimeout);
         RpcConnections controlConnections = new RpcConnections(loops, conf);
         RegionBroker regions = new RegionBroker(allocator, controlConnections);
         RetryCache answers = new RetryCache(conf.get(NamenodeKeys.RETRY_CACHE_SIZE),
@@ -158,10 +163,21 @@ public final class NamenodeServer implements AutoCloseable {
                 LOG.warn("moving directory records off dead storage servers failed: {}", e.toString(), e);
             }
         }, period, period, TimeUnit.MILLISECONDS);
+        // Expired nodes go within a tenth of the timeout after it (at most a second): a test or an
+        // operator waits the timeout plus about one client heartbeat.
+        long expiryPeriod = Math.max(20, Math.min(1000, sessionTimeout / 10));
+        ScheduledFuture<?> expirer = loops.group().next().scheduleAtFixedRate(() -> {
+            try {
+                namespace.expireDue();
+            } catch (RuntimeException e) {
+                // Never end the timer: the next tick tries again.
+                LOG.warn("removing expired nodes failed: {}", e.toString(), e);
+            }
+        }, expiryPeriod, expiryPeriod, TimeUnit.MILLISECONDS);
         LOG.info("namenode serving on {}:{}{} (block size {}, storage classes {})", bindHost, rpc.port(),
                 alsoOver == null ? "" : " and over " + scheme + "://", blockSize, String.join(",", allocator.classes()));
-        return new NamenodeServer(rpc, alsoOver, records, controlConnections, namespace, service, releaser, ownLoops,
-                persistence);
+        return new NamenodeServer(rpc, alsoOver, records, controlConnections, namespace, service, releaser, expirer,
+                ownLoops, persistence);
     }
 
     /** The port the namenode listens on. */
@@ -208,6 +224,7 @@ public final class NamenodeServer implements AutoCloseable {
     @Override
     public void close() {
         releaser.cancel(false);
+        expirer.cancel(false);
         if (alsoOver != null) {
             alsoOver.close();
         }
