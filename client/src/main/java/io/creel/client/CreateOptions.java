@@ -1,6 +1,7 @@
 package io.creel.client;
 
 import io.creel.common.net.HostIdentity;
+import io.creel.common.protocol.Expiry;
 
 /**
  * How to place a new node.
@@ -10,13 +11,22 @@ import io.creel.common.net.HostIdentity;
  * @param locationClass a host whose storage servers are preferred for its blocks, or "" for none
  * @param enumerable    for a Table: whether its keys are listed (false makes creates faster);
  *                      ignored for other types
+ * @param expiry        whether the node goes away by itself once this client is gone ({@link Expiry}):
+ *                      {@link Expiry#NONE} (the default), bound to this client's session, or with a
+ *                      time to live counted from this client's last heartbeat
  */
-public record CreateOptions(String storageClass, String locationClass, boolean enumerable) {
-    private static final CreateOptions DEFAULTS = new CreateOptions("", "", true);
+public record CreateOptions(String storageClass, String locationClass, boolean enumerable, Expiry expiry) {
+    private static final CreateOptions DEFAULTS = new CreateOptions("", "", true, Expiry.NONE);
 
     public CreateOptions {
         storageClass = storageClass == null ? "" : storageClass;
         locationClass = locationClass == null ? "" : locationClass;
+        expiry = expiry == null ? Expiry.NONE : expiry;
+    }
+
+    /** Options for a node that does not expire. */
+    public CreateOptions(String storageClass, String locationClass, boolean enumerable) {
+        this(storageClass, locationClass, enumerable, Expiry.NONE);
     }
 
     /** Inherited storage class, no location preference, enumerable. */
@@ -30,14 +40,27 @@ public record CreateOptions(String storageClass, String locationClass, boolean e
     }
 
     public CreateOptions withStorageClass(String c) {
-        return new CreateOptions(c, locationClass, enumerable);
+        return new CreateOptions(c, locationClass, enumerable, expiry);
     }
 
     public CreateOptions withLocationClass(String host) {
-        return new CreateOptions(storageClass, host, enumerable);
+        return new CreateOptions(storageClass, host, enumerable, expiry);
     }
 
     public CreateOptions withEnumerable(boolean e) {
-        return new CreateOptions(storageClass, locationClass, e);
+        return new CreateOptions(storageClass, locationClass, e, expiry);
+    }
+
+    /**
+     * The node expires as {@code e} says: {@link Expiry#session()} removes it (and everything below
+     * it) {@code creel.namenode.session.timeout} after this client stopped heartbeating — a killed
+     * process, a lost machine; {@link Expiry#timeToLive} after the given time instead. While the
+     * client lives it renews the node by itself ({@code creel.client.session.heartbeat}); a clean
+     * {@link CreelClient#close()} stops the heartbeats too, so remove what should go at once. Typically
+     * for a Directory of a job's temporary data; a KeyValue cannot expire (give its Table the expiry).
+     * {@link CreelClient#handOver} gives the node to another client or makes it permanent.
+     */
+    public CreateOptions withExpiry(Expiry e) {
+        return new CreateOptions(storageClass, locationClass, enumerable, e);
     }
 }
