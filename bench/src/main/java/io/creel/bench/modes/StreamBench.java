@@ -31,7 +31,8 @@ public final class StreamBench {
         String cls = ctx.settings().storageClass();
         CreelClient writerClient = ctx.pool().main(false);
         String dir = ctx.names().path("read");
-        writerClient.create(dir, NodeType.DIRECTORY, CreateOptions.defaults().withStorageClass(cls)).join();
+        writerClient.create(dir, NodeType.DIRECTORY,
+                io.creel.bench.scope.RunNamespace.scratch(CreateOptions.defaults().withStorageClass(cls))).join();
         String path = dir + "/data";
         CreelNode f = writerClient.create(path, NodeType.FILE).join();
         ByteBuffer chunk = ByteBuffer.allocateDirect(1 << 20);
@@ -87,7 +88,8 @@ public final class StreamBench {
             CreelClient c = ctx.pool().main(tcp);
             String where = ctx.settings().pathName(tcp) + " " + cls;
             String dir = ctx.names().path("write-" + ctx.settings().pathName(tcp));
-            c.create(dir, NodeType.DIRECTORY, CreateOptions.defaults().withStorageClass(cls)).join();
+            c.create(dir, NodeType.DIRECTORY,
+                    io.creel.bench.scope.RunNamespace.scratch(CreateOptions.defaults().withStorageClass(cls))).join();
             for (int buffer : ctx.settings().buffers()) {
                 ctx.alternate("write", List.of(
                         new BenchContext.Point("write direct " + where, Map.of("buffer", buffer),
