@@ -410,6 +410,21 @@ public final class FsCommand implements Runnable {
                 + ", last heard " + duration(e.silentMillis()) + " ago)";
     }
 
+    /**
+     * For a node that does not expire itself: whether it goes with an expiring ancestor (nearest
+     * first), as a crashed Spark driver's map outputs go with its application directory.
+     */
+    static String ancestorExpiry(CreelClient c, String path) {
+        PathName p = PathName.parse(path);
+        for (PathName up = p.isRoot() ? p : p.parent(); !up.isRoot(); up = up.parent()) {
+            NodeInfo a = Sub.await(c, c.lookup(up.toString()), "stat " + up).info();
+            if (a.expiry() != null) {
+                return "with its ancestor " + up + ", " + expiryText(a);
+            }
+        }
+        return "never";
+    }
+
     @Command(name = "stat", description = "Show what the namenode knows about a node.")
     public static final class Stat extends Sub {
         @Parameters(paramLabel = "PATH")
@@ -435,7 +450,7 @@ public final class FsCommand implements Runnable {
                 }
                 o.println("modified:   " + Instant.ofEpochMilli(i.modifiedMillis()));
                 o.println("writing:    " + i.writing());
-                o.println("expires:    " + expiryText(i));
+                o.println("expires:    " + (i.expiry() != null ? expiryText(i) : ancestorExpiry(c, p.path())));
                 if (i.type() == NodeType.FILE || i.type() == NodeType.KEYVALUE) {
                     var damage = await(c, c.fsck(p.path()), "fsck " + p.path()).damaged();
                     o.println("lost:       " + (damage.isEmpty() ? "none" : damage.get(0).lostBlocks() + " of "

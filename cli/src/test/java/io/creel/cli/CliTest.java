@@ -231,6 +231,9 @@ class CliTest {
                 out.toString());
         assertEquals(0, run("fs", "stat", "/kept"), () -> err.toString());
         assertTrue(out.toString().contains("expires:    never"), out.toString());
+        assertEquals(0, run("fs", "mkdir", "/scratch/sub"), () -> err.toString());
+        assertEquals(0, run("fs", "stat", "/scratch/sub"), () -> err.toString());
+        assertTrue(out.toString().contains("expires:    with its ancestor /scratch, 10m after"), out.toString());
         assertEquals(0, run("fs", "ls", "-l", "/"), () -> err.toString());
         String listing = out.toString();
         assertTrue(listing.contains("EXPIRY") && listing.matches("(?s).*ttl=10m +scratch/.*")

@@ -283,7 +283,13 @@ public final class Namespace {
             String path = n.path();
             LOG.info("{}: removed with everything below it: its owner, session {}, has not been heard for {} ms "
                     + "(it expires {} ms after that)", path, due.owner(), due.silentMillis(), due.graceMillis());
-            remove(path, true, null);
+            remove(path, true, null).whenComplete((info, err) -> {
+                if (err != null) {
+                    // The node is gone from the namespace either way; only its log record may be missing.
+                    LOG.warn("{}: expired, but its removal failed to complete: {}", path,
+                            CreelException.unwrap(err).getMessage());
+                }
+            });
             removed++;
         }
         return removed;

@@ -86,6 +86,9 @@ final class OwnedNodes {
      * not remembered (it would be forgotten at once).
      */
     void renew(long high, long low) {
+        if (owners.isEmpty()) {
+            return; // the usual case: nothing expires, and every identified request passes here
+        }
         Owner o = owners.get(new ClientId(high, low));
         if (o != null) {
             o.lastHeard = clock.getAsLong();
