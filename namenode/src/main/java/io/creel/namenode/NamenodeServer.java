@@ -205,6 +205,16 @@ public final class NamenodeServer implements AutoCloseable {
         return namespace.nodeCountsByType();
     }
 
+    /** Nodes that expire with their owner's session or a time to live (their subtrees not counted). */
+    public long expiringNodes() {
+        return namespace.expiringNodes();
+    }
+
+    /** Expiring nodes removed since this namenode started because their owner stopped heartbeating. */
+    public long expiredNodes() {
+        return namespace.expiredNodes();
+    }
+
     /** The cluster as this namenode sees it (the same answer as a STATUS call). */
     public StatusReply status() {
         return service.status();

@@ -134,6 +134,8 @@ class ExpiringNodesTest {
                 String session = read(log).substring(read(log).indexOf("ready ") + 6).strip();
                 assertTrue(observer.lookup(app).join().info().expiry().owner().equals(session),
                         "stat names the owner's session");
+                assertEquals(2, cluster.namenodes().stream().mapToLong(NamenodeServer::expiringNodes).sum(),
+                        "one expiring directory on each namenode");
 
                 // Alive for longer than a timeout: its heartbeats keep both directories.
                 Thread.sleep(TIMEOUT_MILLIS + HEARTBEAT_MILLIS);
@@ -145,6 +147,8 @@ class ExpiringNodesTest {
                 assertTrue(gone >= TIMEOUT_MILLIS - HEARTBEAT_MILLIS - 100, "removed after " + gone
                         + " ms: not before the owner's last heartbeat is a whole timeout old");
                 assertEquals(nodesBefore, nodes(cluster), "every File went with its directory");
+                assertEquals(2, cluster.namenodes().stream().mapToLong(NamenodeServer::expiredNodes).sum());
+                assertEquals(0, cluster.namenodes().stream().mapToLong(NamenodeServer::expiringNodes).sum());
                 try {
                     await(() -> blocksHeld(cluster) == blocksBefore, 5_000, "the Files' blocks to be free again");
                 } catch (AssertionError e) {

@@ -69,6 +69,8 @@ public final class Namespace {
     private final Creates creates;
     private final OwnedNodes owned;
     private final Expiries expiries;
+    /** See {@link #expiredNodes()}. */
+    private long expired;
     /** Where every change is logged (persistence), or nowhere. */
     private NamespaceLog log = NamespaceLog.NONE;
     /** The answers of identified requests, logged with their changes (exactly once across restarts). */
@@ -241,6 +243,16 @@ public final class Namespace {
         owned.renew(high, low);
     }
 
+    /** Nodes that expire with their owner (their subtrees not counted), for operators. */
+    public synchronized long expiringNodes() {
+        return owned.size();
+    }
+
+    /** Expiring nodes removed since this namenode started because their owner went silent, for operators. */
+    public synchronized long expiredNodes() {
+        return expired;
+    }
+
     /** Expiring nodes client {@code high}/{@code low} owns in this namespace. */
     public synchronized long ownedBy(long high, long low) {
         return owned.ownedBy(high, low);
@@ -292,6 +304,7 @@ public final class Namespace {
             });
             removed++;
         }
+        expired += removed;
         return removed;
     }
 

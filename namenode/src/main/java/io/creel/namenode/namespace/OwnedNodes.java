@@ -95,6 +95,11 @@ final class OwnedNodes {
         }
     }
 
+    /** Expiring nodes here, of every owner. */
+    int size() {
+        return byNode.size();
+    }
+
     /** Expiring nodes client {@code high}/{@code low} owns here. */
     long ownedBy(long high, long low) {
         Owner o = owners.get(new ClientId(high, low));

@@ -90,6 +90,12 @@ public final class NamenodeMetrics {
         gauge(registry, all, "creel_namenode_retry_cache_entries",
                 "Answers to clients' changes the namenode keeps for retries (creel.namenode.retry.cache.size)",
                 r -> Optional.of((double) r.namenode().retryCacheSize()));
+        gauge(registry, all, "creel_namenode_expiring_nodes",
+                "Nodes that expire with their owner's session or a time to live (their subtrees not counted)",
+                r -> Optional.of((double) r.namenode().expiringNodes()));
+        counter(registry, all, "creel_namenode_expired_nodes",
+                "Expiring nodes the namenode removed, with their subtrees, because their owner stopped heartbeating",
+                r -> Optional.of((double) r.namenode().expiredNodes()));
         if (all.stream().anyMatch(r -> r.namenode().persistence().isPresent())) {
             persistence(registry, all);
         }
