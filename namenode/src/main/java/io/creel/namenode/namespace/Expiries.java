@@ -10,13 +10,16 @@ import io.creel.common.protocol.RequestIdentity;
 
 /**
  * The rules of expiring nodes ({@link Expiry}; who owns what and when owners were heard is
- * {@link OwnedNodes}): which creates may expire, how an owner hands a node over, and the changes
- * they log. Called under the namespace lock.
+ * {@link OwnedNodes}): which creates may expire, how an owner hands a node over, the changes they
+ * log, and removing the nodes whose owners went silent. Called under the namespace lock.
  */
 final class Expiries {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Expiries.class);
     private final Namespace namespace;
     private final NodeTable nodes;
     private final OwnedNodes owned;
+    /** Nodes {@link #expireDue} removed so far. */
+    private long expired;
 
     Expiries(Namespace namespace, NodeTable nodes, OwnedNodes owned) {
         this.namespace = namespace;
@@ -49,6 +52,36 @@ final class Expiries {
             owned.own(n.id, request.clientHigh(), request.clientLow(), expiry);
             namespace.log().owned(n.id, request.clientHigh(), request.clientLow(), expiry.graceMillis());
         }
+    }
+
+    /** See {@link Namespace#expireDue()}: each due node goes through the recursive remove. */
+    int expireDue() {
+        int removed = 0;
+        for (OwnedNodes.Due due : owned.due()) {
+            Node n = nodes.get(due.nodeId());
+            if (n == null || n.state != Node.State.LIVE) {
+                owned.drop(due.nodeId()); // gone already: an enclosing expiring node took it along
+                continue;
+            }
+            String path = n.path();
+            LOG.info("{}: removed with everything below it: its owner, session {}, has not been heard for {} ms "
+                    + "(it expires {} ms after that)", path, due.owner(), due.silentMillis(), due.graceMillis());
+            namespace.remove(path, true, null).whenComplete((info, err) -> {
+                if (err != null) {
+                    // The node is gone from the namespace either way; only its log record may be missing.
+                    LOG.warn("{}: expired, but its removal failed to complete: {}", path,
+                            CreelException.unwrap(err).getMessage());
+                }
+            });
+            removed++;
+        }
+        expired += removed;
+        return removed;
+    }
+
+    /** Nodes {@link #expireDue} removed since the namespace started. */
+    long expired() {
+        return expired;
     }
 
     /**

@@ -69,8 +69,6 @@ public final class Namespace {
     private final Creates creates;
     private final OwnedNodes owned;
     private final Expiries expiries;
-    /** See {@link #expiredNodes()}. */
-    private long expired;
     /** Where every change is logged (persistence), or nowhere. */
     private NamespaceLog log = NamespaceLog.NONE;
     /** The answers of identified requests, logged with their changes (exactly once across restarts). */
@@ -250,7 +248,7 @@ public final class Namespace {
 
     /** Expiring nodes removed since this namenode started because their owner went silent, for operators. */
     public synchronized long expiredNodes() {
-        return expired;
+        return expiries.expired();
     }
 
     /** Expiring nodes client {@code high}/{@code low} owns in this namespace. */
@@ -285,27 +283,7 @@ public final class Namespace {
      * @return the nodes removed (their subtrees not counted)
      */
     public synchronized int expireDue() {
-        int removed = 0;
-        for (OwnedNodes.Due due : owned.due()) {
-            Node n = nodes.get(due.nodeId());
-            if (n == null || n.state != Node.State.LIVE) {
-                owned.drop(due.nodeId()); // gone already: an enclosing expiring node took it along
-                continue;
-            }
-            String path = n.path();
-            LOG.info("{}: removed with everything below it: its owner, session {}, has not been heard for {} ms "
-                    + "(it expires {} ms after that)", path, due.owner(), due.silentMillis(), due.graceMillis());
-            remove(path, true, null).whenComplete((info, err) -> {
-                if (err != null) {
-                    // The node is gone from the namespace either way; only its log record may be missing.
-                    LOG.warn("{}: expired, but its removal failed to complete: {}", path,
-                            CreelException.unwrap(err).getMessage());
-                }
-            });
-            removed++;
-        }
-        expired += removed;
-        return removed;
+        return expiries.expireDue();
     }
 
     // ------------------------------------------------------------------ remove
