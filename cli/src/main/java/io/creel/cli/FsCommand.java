@@ -70,7 +70,7 @@ public final class FsCommand implements Runnable {
 
     @Command(name = "ls", description = "List a container (default /).")
     public static final class Ls extends Sub {
-        @Option(names = "-l", description = "Long format: type, size, modified, name.")
+        @Option(names = "-l", description = "Long format: type, size, modified, expiry, name.")
         boolean longFormat;
         @Option(names = "-R", description = "Recursive: everything below, one full path a line.")
         boolean recursive;
@@ -87,8 +87,8 @@ public final class FsCommand implements Runnable {
             CreelPath p = CreelPath.parse(path);
             try (CreelClient c = common.connect(p)) {
                 List<DirectoryEntry> top = sorted(await(c, c.list(p.path()), "ls " + p.path()));
-                TextTable t = new TextTable(new boolean[] {false, true, false, false}, "TYPE", "SIZE", "MODIFIED",
-                        "NAME");
+                TextTable t = new TextTable(new boolean[] {false, true, false, false, false}, "TYPE", "SIZE",
+                        "MODIFIED", "EXPIRY", "NAME");
                 if (recursive) {
                     walk(c, p.path(), top, t);
                 } else {
@@ -120,7 +120,7 @@ public final class FsCommand implements Runnable {
                 return;
             }
             t.add(i.type().displayName(), i.type().isContainer() ? "-" : size(i.length(), human),
-                    Instant.ofEpochMilli(i.modifiedMillis()).toString(), shown);
+                    Instant.ofEpochMilli(i.modifiedMillis()).toString(), expiryColumn(i), shown);
         }
 
         private static List<DirectoryEntry> sorted(List<DirectoryEntry> entries) {
@@ -138,6 +138,28 @@ public final class FsCommand implements Runnable {
                             + " copies");
         }
         return replication;
+    }
+
+    /** {@code ls -l}'s EXPIRY: "-" for a node that does not expire, else "session" or "ttl=" its time to live. */
+    static String expiryColumn(NodeInfo i) {
+        if (i.expiry() == null) {
+            return "-";
+        }
+        return i.expiry().session() ? "session" : "ttl=" + duration(i.expiry().graceMillis());
+    }
+
+    /** Milliseconds as a person reads them, in the config's units: 750ms, 1.5s, 30s, 10m, 2h. */
+    static String duration(long millis) {
+        if (millis < 1000) {
+            return millis + "ms";
+        }
+        if (millis % 3_600_000 == 0) {
+            return millis / 3_600_000 + "h";
+        }
+        if (millis % 60_000 == 0) {
+            return millis / 60_000 + "m";
+        }
+        return millis % 1000 == 0 ? millis / 1000 + "s" : String.format(java.util.Locale.ROOT, "%.1fs", millis / 1000.0);
     }
 
     /** A byte count as the size options ask: with units ({@code -h}) or plain. */
@@ -158,6 +180,9 @@ public final class FsCommand implements Runnable {
         @Option(names = "--replication", paramLabel = "N", description = "Copies of each block of every File and "
                 + "KeyValue below it, on servers of different hosts (1-8; default: inherited).")
         int replication;
+        @Option(names = "--ttl", paramLabel = "DURATION", description = "Remove it with everything below it this "
+                + "long (e.g. 30m, 2h) after this command ends: scratch space that cleans itself up.")
+        String ttl;
         @Parameters(paramLabel = "PATH")
         String path;
 
@@ -175,6 +200,14 @@ public final class FsCommand implements Runnable {
             if (!t.isContainer()) {
                 throw new ParameterException(spec.commandLine(), "--type must be directory, table or bag");
             }
+            io.creel.common.protocol.Expiry expiry = io.creel.common.protocol.Expiry.NONE;
+            if (ttl != null) {
+                try {
+                    expiry = io.creel.common.protocol.Expiry.timeToLive(ConfValues.parseDuration(ttl));
+                } catch (IllegalArgumentException e) {
+                    throw new ParameterException(spec.commandLine(), "--ttl: " + e.getMessage());
+                }
+            }
             CreelPath p = CreelPath.parse(path);
             PathName target = PathName.parse(p.path());
             try (CreelClient c = common.connect(p)) {
@@ -185,7 +218,8 @@ public final class FsCommand implements Runnable {
                     }
                 }
                 mkdir(c, target.toString(), t, CreateOptions.defaults().withEnumerable(!nonEnumerable)
-                        .withStorageClass(storageClass).withReplication(checked(replication)), parents);
+                        .withStorageClass(storageClass).withReplication(checked(replication)).withExpiry(expiry),
+                        parents);
             }
             return 0;
         }
@@ -380,6 +414,35 @@ public final class FsCommand implements Runnable {
         }
     }
 
+    /**
+     * {@code fs stat}'s expiry line: "never", or how long after whose last heartbeat the node goes,
+     * and how long ago the namenode last heard that owner.
+     */
+    static String expiryText(NodeInfo i) {
+        io.creel.common.protocol.NodeExpiry e = i.expiry();
+        if (e == null) {
+            return "never";
+        }
+        return duration(e.graceMillis()) + " after its owner's last heartbeat ("
+                + (e.session() ? "session-bound" : "time to live") + "; owner session " + e.owner()
+                + ", last heard " + duration(e.silentMillis()) + " ago)";
+    }
+
+    /**
+     * For a node that does not expire itself: whether it goes with an expiring ancestor (nearest
+     * first), as a crashed Spark driver's map outputs go with its application directory.
+     */
+    static String ancestorExpiry(CreelClient c, String path) {
+        PathName p = PathName.parse(path);
+        for (PathName up = p.isRoot() ? p : p.parent(); !up.isRoot(); up = up.parent()) {
+            NodeInfo a = Sub.await(c, c.lookup(up.toString()), "stat " + up).info();
+            if (a.expiry() != null) {
+                return "with its ancestor " + up + ", " + expiryText(a);
+            }
+        }
+        return "never";
+    }
+
     @Command(name = "stat", description = "Show what the namenode knows about a node.")
     public static final class Stat extends Sub {
         @Parameters(paramLabel = "PATH")
@@ -406,6 +469,7 @@ public final class FsCommand implements Runnable {
                 }
                 o.println("modified:   " + Instant.ofEpochMilli(i.modifiedMillis()));
                 o.println("writing:    " + i.writing());
+                o.println("expires:    " + (i.expiry() != null ? expiryText(i) : ancestorExpiry(c, p.path())));
                 if (i.type() == NodeType.FILE || i.type() == NodeType.KEYVALUE) {
                     var fsck = await(c, c.fsck(p.path()), "fsck " + p.path());
                     var damage = fsck.damaged();

@@ -221,4 +221,26 @@ class CliTest {
         assertEquals(0, run("fs", "mkdir", address + "/viaUri"), () -> err.toString());
         assertTrue(cluster.namenode().exists("/viaUri"));
     }
+
+    @Test
+    void mkdirWithATimeToLiveShowsItsExpiryInStatAndLs() {
+        assertEquals(0, run("fs", "mkdir", "--ttl", "10m", "/scratch"), () -> err.toString());
+        assertEquals(0, run("fs", "mkdir", "/kept"), () -> err.toString());
+        assertEquals(0, run("fs", "stat", "/scratch"), () -> err.toString());
+        assertTrue(out.toString().contains("expires:    10m after its owner's last heartbeat (time to live; owner session "),
+                out.toString());
+        assertEquals(0, run("fs", "stat", "/kept"), () -> err.toString());
+        assertTrue(out.toString().contains("expires:    never"), out.toString());
+        assertEquals(0, run("fs", "mkdir", "/scratch/sub"), () -> err.toString());
+        assertEquals(0, run("fs", "stat", "/scratch/sub"), () -> err.toString());
+        assertTrue(out.toString().contains("expires:    with its ancestor /scratch, 10m after"), out.toString());
+        assertEquals(0, run("fs", "ls", "-l", "/"), () -> err.toString());
+        String listing = out.toString();
+        assertTrue(listing.contains("EXPIRY") && listing.matches("(?s).*ttl=10m +scratch/.*")
+                && listing.matches("(?s).*- +kept/.*"), listing);
+        assertEquals(2, run("fs", "mkdir", "--ttl", "-5s", "/bad"));
+        assertTrue(err.toString().contains("--ttl"), err.toString());
+        assertEquals(2, run("fs", "mkdir", "--ttl", "0s", "/bad"));
+        assertTrue(err.toString().contains("must be positive"), err.toString());
+    }
 }

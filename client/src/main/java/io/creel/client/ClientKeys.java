@@ -6,7 +6,8 @@ import io.creel.common.conf.ConfValues;
 import java.util.List;
 
 /**
- * The client library's own keys: stream buffers, read-ahead, Bag reads in flight, the block-location cache, retries of namenode requests. (Connect and request timeouts are shared keys in ConfKeys.)
+ * The client library's own keys: stream buffers, read-ahead, Bag reads in flight, the block-location cache, retries of namenode requests,
+ * the session heartbeat that keeps expiring nodes. (Connect and request timeouts are shared keys in ConfKeys.)
  * Registered as a {@link ConfKeySource}; {@code conf/creel-site.conf} documents each key.
  */
 public final class ClientKeys implements ConfKeySource {
@@ -34,6 +35,19 @@ public final class ClientKeys implements ConfKeySource {
             "Copies of each block of the Files and KeyValues this client creates (on storage servers of different "
                     + "hosts), where the create does not say; 0 inherits from the parent directory, else the storage "
                     + "class's factor (creel.namenode.replication).");
+    public static final ConfKey<java.time.Duration> SESSION_HEARTBEAT = ConfKey.of("creel.client.session.heartbeat",
+            "3s", ClientKeys::parseHeartbeat,
+            "How often a client that owns expiring nodes (or was asked for its session id) tells every namenode it is "
+                    + "alive; keep it well below creel.namenode.session.timeout and any time to live.");
+
+    /** At least 10 ms: the heartbeat is a timer task, and a busier one would only load the namenodes. */
+    private static java.time.Duration parseHeartbeat(String v) {
+        java.time.Duration d = ConfValues.parseDuration(v);
+        if (d.toMillis() < 10) {
+            throw new IllegalArgumentException("must be at least 10ms: " + v);
+        }
+        return d;
+    }
 
     /** For {@link java.util.ServiceLoader}; the keys are the static fields. */
     public ClientKeys() {
@@ -42,6 +56,6 @@ public final class ClientKeys implements ConfKeySource {
     @Override
     public List<ConfKey<?>> keys() {
         return List.of(BAG_READS_IN_FLIGHT, BUFFER_SIZE, READ_AHEAD, BLOCK_CACHE_SIZE, RETRY_ATTEMPTS, RETRY_DEADLINE,
-                REPLICATION);
+                REPLICATION, SESSION_HEARTBEAT);
     }
 }

@@ -2,6 +2,7 @@ package io.creel.client;
 
 import io.creel.common.net.HostIdentity;
 import io.creel.common.protocol.BlockLocation;
+import io.creel.common.protocol.Expiry;
 
 /**
  * How to place a new node.
@@ -14,9 +15,13 @@ import io.creel.common.protocol.BlockLocation;
  * @param replication   copies of each block, on storage servers of different hosts (1 to 8), or 0
  *                      to inherit from the nearest ancestor that has one (else the storage class's
  *                      factor, {@code creel.namenode.replication})
+ * @param expiry        whether the node goes away by itself once this client is gone ({@link Expiry}):
+ *                      {@link Expiry#NONE} (the default), bound to this client's session, or with a
+ *                      time to live counted from this client's last heartbeat
  */
-public record CreateOptions(String storageClass, String locationClass, boolean enumerable, int replication) {
-    private static final CreateOptions DEFAULTS = new CreateOptions("", "", true, 0);
+public record CreateOptions(String storageClass, String locationClass, boolean enumerable, int replication,
+                            Expiry expiry) {
+    private static final CreateOptions DEFAULTS = new CreateOptions("", "", true, 0, Expiry.NONE);
 
     public CreateOptions {
         storageClass = storageClass == null ? "" : storageClass;
@@ -25,11 +30,12 @@ public record CreateOptions(String storageClass, String locationClass, boolean e
             throw new IllegalArgumentException("replication " + replication + ": 0 (inherit) or 1 to "
                     + BlockLocation.MAX_COPIES + " copies");
         }
+        expiry = expiry == null ? Expiry.NONE : expiry;
     }
 
-    /** Placement and enumerability, replication inherited. */
+    /** Placement and enumerability; replication inherited, no expiry. */
     public CreateOptions(String storageClass, String locationClass, boolean enumerable) {
-        this(storageClass, locationClass, enumerable, 0);
+        this(storageClass, locationClass, enumerable, 0, Expiry.NONE);
     }
 
     /** Inherited storage class, no location preference, enumerable. */
@@ -43,19 +49,32 @@ public record CreateOptions(String storageClass, String locationClass, boolean e
     }
 
     public CreateOptions withStorageClass(String c) {
-        return new CreateOptions(c, locationClass, enumerable, replication);
+        return new CreateOptions(c, locationClass, enumerable, replication, expiry);
     }
 
     public CreateOptions withLocationClass(String host) {
-        return new CreateOptions(storageClass, host, enumerable, replication);
+        return new CreateOptions(storageClass, host, enumerable, replication, expiry);
     }
 
     public CreateOptions withEnumerable(boolean e) {
-        return new CreateOptions(storageClass, locationClass, e, replication);
+        return new CreateOptions(storageClass, locationClass, e, replication, expiry);
     }
 
     /** Each block kept on {@code copies} storage servers of different hosts (0: inherit). */
     public CreateOptions withReplication(int copies) {
-        return new CreateOptions(storageClass, locationClass, enumerable, copies);
+        return new CreateOptions(storageClass, locationClass, enumerable, copies, expiry);
+    }
+
+    /**
+     * The node expires as {@code e} says: {@link Expiry#session()} removes it (and everything below
+     * it) {@code creel.namenode.session.timeout} after this client stopped heartbeating — a killed
+     * process, a lost machine; {@link Expiry#timeToLive} after the given time instead. While the
+     * client lives it renews the node by itself ({@code creel.client.session.heartbeat}); a clean
+     * {@link CreelClient#close()} stops the heartbeats too, so remove what should go at once. Typically
+     * for a Directory of a job's temporary data; a KeyValue cannot expire (give its Table the expiry).
+     * {@link CreelClient#handOver} gives the node to another client or makes it permanent.
+     */
+    public CreateOptions withExpiry(Expiry e) {
+        return new CreateOptions(storageClass, locationClass, enumerable, replication, e);
     }
 }

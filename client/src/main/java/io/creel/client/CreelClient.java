@@ -11,6 +11,7 @@ import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.NodeType;
 import io.creel.common.namespace.PathName;
 import io.creel.common.protocol.CreateRequest;
+import io.creel.common.protocol.Expiry;
 import io.creel.common.protocol.NodeInfo;
 import io.creel.common.protocol.OpenReply;
 import io.creel.common.protocol.StatusReply;
@@ -52,6 +53,7 @@ public final class CreelClient implements AutoCloseable {
     private final BlockIo blockIo;
     private final ContainerListing listing;
     private final ClusterAdmin admin;
+    private final SessionHeartbeats heartbeats;
 
     private CreelClient(CreelConf conf) {
         this.conf = conf;
@@ -65,6 +67,7 @@ public final class CreelClient implements AutoCloseable {
                 transfers, conf.get(ConfKeys.BLOCK_SIZE));
         this.listing = new ContainerListing(this, router, blockIo);
         this.admin = new ClusterAdmin(router);
+        this.heartbeats = new SessionHeartbeats(router, loops.group(), conf.get(ClientKeys.SESSION_HEARTBEAT));
     }
 
     /** A client of the cluster named by {@code creel.namenode.address}; does not touch the network yet. */
@@ -83,7 +86,9 @@ public final class CreelClient implements AutoCloseable {
 
     /**
      * Creates a node. A File or KeyValue comes back open for writing (it holds the lease and its
-     * first block); a KeyValue's value becomes visible when its writer closes.
+     * first block); a KeyValue's value becomes visible when its writer closes. A node created with an
+     * expiry ({@link CreateOptions#withExpiry}) is owned by this client, which heartbeats its
+     * namenode from then on.
      */
     public CompletableFuture<CreelNode> create(String path, NodeType type, CreateOptions options) {
         return Futures.guard(() -> {
@@ -91,13 +96,67 @@ public final class CreelClient implements AutoCloseable {
             if (p.isRoot()) {
                 throw new CreelException(ErrorCode.ALREADY_EXISTS, "/: the root directory always exists");
             }
+            checkExpiry(p.toString(), options.expiry());
             int partition = router.partitionOf(p);
             int copies = options.replication() != 0 || type != NodeType.FILE && type != NodeType.KEYVALUE
                     ? options.replication() : conf.get(ClientKeys.REPLICATION);
             CreateRequest req = new CreateRequest(p.toString(), type, options.storageClass(), options.locationClass(),
-                    options.enumerable(), null, copies);
+                    options.enumerable(), null, copies, options.expiry());
+            if (options.expiry().expires()) {
+                // Before the create: a beat must not wait for the reply, or a slow create could eat the grace.
+                heartbeats.keepAlive(partition);
+            }
             return router.create(partition, req).thenApply(r -> node(p.toString(), partition, r));
         });
+    }
+
+    /** A time to live this client could not renew in time (two heartbeats) would expire under a live owner. */
+    private void checkExpiry(String path, Expiry expiry) {
+        if (expiry.expires() && !expiry.isSession() && expiry.graceMillis() < 2 * heartbeats.intervalMillis()) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, path + ": a time to live of "
+                    + expiry.graceMillis() + " ms is shorter than two of this client's heartbeats "
+                    + "(creel.client.session.heartbeat = " + heartbeats.intervalMillis() + " ms): it could expire "
+                    + "while this client lives");
+        }
+    }
+
+    /**
+     * This client's session id (32 hex digits): the owner {@code fs stat} shows for the expiring
+     * nodes it creates, and what another client names to {@link #handOver} nodes to it. Asking for
+     * it starts this client's heartbeats to every namenode, since nodes may be handed to it on any.
+     */
+    public String sessionId() {
+        heartbeats.keepAliveEverywhere();
+        return router.sessionId();
+    }
+
+    /**
+     * Hands the expiring node at {@code path}, which this client owns, to session {@code sessionId}
+     * (another client's {@link #sessionId()}), expiring as {@code expiry} says from now on: its new
+     * owner's heartbeats keep it, this client's no longer do. With {@link Expiry#NONE} the node no
+     * longer expires ({@link #makePermanent}). Only the owner may hand a node over (else
+     * INVALID_ARGUMENT naming the owner); completes with the node as it is afterwards.
+     */
+    public CompletableFuture<NodeInfo> handOver(String path, String sessionId, Expiry expiry) {
+        return Futures.guard(() -> {
+            PathName p = PathName.parse(path);
+            if (expiry.expires()) {
+                checkExpiry(p.toString(), expiry);
+                try {
+                    io.creel.common.protocol.RequestIdentity.parseClient(sessionId);
+                } catch (IllegalArgumentException e) {
+                    throw new CreelException(ErrorCode.INVALID_ARGUMENT, path + ": cannot hand it over: "
+                            + e.getMessage(), e);
+                }
+            }
+            return router.handOver(router.partitionOf(p), new io.creel.common.protocol.HandOverRequest(p.toString(),
+                    expiry.expires() ? sessionId : "", expiry));
+        });
+    }
+
+    /** Makes the expiring node at {@code path}, which this client owns, permanent: it no longer expires. */
+    public CompletableFuture<NodeInfo> makePermanent(String path) {
+        return handOver(path, "", Expiry.NONE);
     }
 
     /** Looks a node up (no lease). */
@@ -444,9 +503,14 @@ public final class CreelClient implements AutoCloseable {
         return conf.get(ConfKeys.CLIENT_REQUEST_TIMEOUT);
     }
 
-    /** Closes connections, transports and event loops; outstanding calls fail with UNAVAILABLE. */
+    /**
+     * Closes connections, transports and event loops; outstanding calls fail with UNAVAILABLE. The
+     * session heartbeats stop: expiring nodes this client owns go after their grace (remove them
+     * first if they should go at once, or hand them over if they should stay).
+     */
     @Override
     public void close() {
+        heartbeats.close();
         transfers.close();
         connections.close();
         loops.close();

@@ -7,7 +7,8 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The namenode's configuration keys: where it listens, how long freed space waits, when servers count as dead, persistence.
+ * The namenode's configuration keys: where it listens, how long freed space waits, when servers count as dead, persistence,
+ * when expiring nodes' owners count as gone.
  * Registered as a {@link ConfKeySource}; {@code conf/creel-site.conf} documents each key.
  */
 public final class NamenodeKeys implements ConfKeySource {
@@ -59,6 +60,20 @@ public final class NamenodeKeys implements ConfKeySource {
             v -> ConfValues.parseBounded(v, 1L << 16, 1L << 40),
             "Bytes per second this namenode copies, in all, to restore the replication factor of blocks that lost a "
                     + "copy (a dead or decommissioned server), so repairs never starve clients.");
+    public static final ConfKey<Duration> SESSION_TIMEOUT = ConfKey.of("creel.namenode.session.timeout", "30s",
+            NamenodeKeys::parseSessionTimeout,
+            "A node bound to its creator's session (Spark's application directories, for instance) is removed with "
+                    + "everything below it once its owning client has not been heard for this long (it heartbeats "
+                    + "every creel.client.session.heartbeat); a restarted namenode gives every owner this long again.");
+
+    /** A duration of at least 100 ms: a shorter one would remove live clients' nodes between two heartbeats. */
+    private static Duration parseSessionTimeout(String v) {
+        Duration d = ConfValues.parseDuration(v);
+        if (d.toMillis() < 100) {
+            throw new IllegalArgumentException("must be at least 100ms: " + v);
+        }
+        return d;
+    }
 
     /** For {@link java.util.ServiceLoader}; the keys are the static fields. */
     public NamenodeKeys() {
@@ -68,6 +83,6 @@ public final class NamenodeKeys implements ConfKeySource {
     public List<ConfKey<?>> keys() {
         return List.of(BIND_HOST, REUSE_DELAY, SERVER_TIMEOUT, LOG_DIR, LOG_SYNC, LOG_SYNC_INTERVAL, CHECKPOINT_INTERVAL, REGION_IDLE,
                 INLINE_MAX, RETRY_CACHE_SIZE, RETRY_CACHE_EXPIRY, RETRY_LEASE_HOLD, REPLICATION, REPLICATION_CLASSES,
-                REPLICATION_BANDWIDTH);
+                REPLICATION_BANDWIDTH, SESSION_TIMEOUT);
     }
 }

@@ -47,13 +47,17 @@ public final class NamenodeServer implements AutoCloseable {
     private final Namespace namespace;
     private final NamenodeService service;
     private final ScheduledFuture<?> releaser;
+    /** Removes expiring nodes whose owners have been silent too long. */
+    private final ScheduledFuture<?> expirer;
     private final EventLoops ownLoops;
     private final NamenodePersistence persistence;
     private final ReplicaRepair repair;
 
     private NamenodeServer(RpcServer rpc, RpcListener alsoOver, RecordStore records, RpcConnections controlConnections,
                            Namespace namespace, NamenodeService service, ScheduledFuture<?> releaser,
-                           EventLoops ownLoops, NamenodePersistence persistence, ReplicaRepair repair) {
+                           ScheduledFuture<?> expirer, EventLoops ownLoops, NamenodePersistence persistence,
+                           ReplicaRepair repair) {
+        this.expirer = expirer;
         this.persistence = persistence;
         this.repair = repair;
         this.rpc = rpc;
@@ -121,6 +125,8 @@ public final class NamenodeServer implements AutoCloseable {
         }
         Namespace namespace = new Namespace(allocator, records, blockSize, reuseDelay, (int) inlineMax,
                 System::currentTimeMillis);
+        long sessionTimeout = conf.get(NamenodeKeys.SESSION_TIMEOUT).toMillis();
+        namespace.setSessionTimeout(sessionTimeout);
         RpcConnections controlConnections = new RpcConnections(loops, conf);
         RegionBroker regions = new RegionBroker(allocator, controlConnections);
         RetryCache answers = new RetryCache(conf.get(NamenodeKeys.RETRY_CACHE_SIZE),
@@ -167,6 +173,17 @@ public final class NamenodeServer implements AutoCloseable {
                 LOG.warn("moving directory records off dead storage servers failed: {}", e.toString(), e);
             }
         }, period, period, TimeUnit.MILLISECONDS);
+        // Expired nodes go within a tenth of the timeout after it (at most a second): a test or an
+        // operator waits the timeout plus about one client heartbeat.
+        long expiryPeriod = Math.max(20, Math.min(1000, sessionTimeout / 10));
+        ScheduledFuture<?> expirer = loops.group().next().scheduleAtFixedRate(() -> {
+            try {
+                namespace.expireDue();
+            } catch (RuntimeException e) {
+                // Never end the timer: the next tick tries again.
+                LOG.warn("removing expired nodes failed: {}", e.toString(), e);
+            }
+        }, expiryPeriod, expiryPeriod, TimeUnit.MILLISECONDS);
         LOG.info("namenode serving on {}:{}{} (block size {}, storage classes {})", bindHost, rpc.port(),
                 alsoOver == null ? "" : " and over " + scheme + "://", blockSize, String.join(",", allocator.classes()));
         // Copies go through transports of their own: a slow repair never queues behind directory records.
@@ -177,8 +194,8 @@ public final class NamenodeServer implements AutoCloseable {
                 conf.get(NamenodeKeys.REPLICATION_BANDWIDTH), REPAIR_IDLE_MILLIS, System::nanoTime);
         service.useRepair(repair);
         repair.start();
-        return new NamenodeServer(rpc, alsoOver, records, controlConnections, namespace, service, releaser, ownLoops,
-                persistence, repair);
+        return new NamenodeServer(rpc, alsoOver, records, controlConnections, namespace, service, releaser, expirer,
+                ownLoops, persistence, repair);
     }
 
     /** How often the replica repair looks for work when it found none (it looks at once when a server dies). */
@@ -214,6 +231,16 @@ public final class NamenodeServer implements AutoCloseable {
         return namespace.nodeCountsByType();
     }
 
+    /** Nodes that expire with their owner's session or a time to live (their subtrees not counted). */
+    public long expiringNodes() {
+        return namespace.expiringNodes();
+    }
+
+    /** Expiring nodes removed since this namenode started because their owner stopped heartbeating. */
+    public long expiredNodes() {
+        return namespace.expiredNodes();
+    }
+
     /** The cluster as this namenode sees it (the same answer as a STATUS call). */
     public StatusReply status() {
         return service.status();
@@ -233,6 +260,7 @@ public final class NamenodeServer implements AutoCloseable {
     @Override
     public void close() {
         releaser.cancel(false);
+        expirer.cancel(false);
         repair.close();
         if (alsoOver != null) {
             alsoOver.close();

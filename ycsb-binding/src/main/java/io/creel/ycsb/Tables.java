@@ -15,9 +15,11 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Where each YCSB table lives: {@code <root>/<table>}, a Creel Table made on first use (and the
  * root directory with it). A table that exists is used as it is; a node of that name that is not
- * a Table is an error naming what it is. Each table is checked once per process.
+ * a Table is an error naming what it is; one that expires, made by another process (a load phase),
+ * is named in a warning with the time it has left. Each table is checked once per process.
  */
 final class Tables {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Tables.class);
     private final CreelClient client;
     private final PathName root;
     private final CreateOptions options;
@@ -64,6 +66,16 @@ final class Tables {
         if (existing.type() != type) {
             throw new CreelException(ErrorCode.INVALID_ARGUMENT, path + " is a " + existing.type().displayName()
                     + "; the YCSB binding needs a " + type.displayName() + " there");
+        }
+        io.creel.common.protocol.NodeExpiry e = existing.info().expiry();
+        // (Asking for the session id extends the heartbeats the expiring create started to every partition.)
+        if (e != null && !e.owner().equals(client.sessionId())) {
+            // A run phase uses the Table its load phase made: this process does not own it, so its
+            // use does not renew it, and a run longer than what is left would lose it midway.
+            long left = Math.max(0, e.graceMillis() - e.silentMillis());
+            LOG.warn("{} expires: its creator (session {}) was last heard {} s ago, so it goes in about {} s unless "
+                    + "that process comes back; set creel.ycsb.ttl longer (or 0) for the phase that loads it", path,
+                    e.owner(), e.silentMillis() / 1000, left / 1000);
         }
     }
 

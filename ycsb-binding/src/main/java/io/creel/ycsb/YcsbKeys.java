@@ -19,6 +19,9 @@ public final class YcsbKeys implements ConfKeySource {
             "Whether a Table the binding creates lists its keys (false: no directory records, faster inserts).");
     public static final ConfKey<String> STORAGE_CLASS = ConfKey.of("creel.ycsb.storage.class", "", String::trim,
             "Storage class of the Tables the binding creates (dram, disk); empty inherits (the cluster's order).");
+    public static final ConfKey<java.time.Duration> TTL = ConfKey.of("creel.ycsb.ttl", "1h", ConfValues::parseDuration,
+            "The Tables the binding creates are scratch data: removed this long after the YCSB process that created "
+                    + "them stopped (long enough for a run phase after the load phase); 0 keeps them.");
 
     /** For {@link java.util.ServiceLoader}; the keys are the static fields. */
     public YcsbKeys() {
@@ -26,7 +29,7 @@ public final class YcsbKeys implements ConfKeySource {
 
     @Override
     public List<ConfKey<?>> keys() {
-        return List.of(ROOT, TABLE_ENUMERABLE, STORAGE_CLASS);
+        return List.of(ROOT, TABLE_ENUMERABLE, STORAGE_CLASS, TTL);
     }
 
     private static String parseDirectory(String text) {

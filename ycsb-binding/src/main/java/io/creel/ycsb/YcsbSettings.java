@@ -24,7 +24,8 @@ import java.util.Properties;
  *
  * @param conf         the client configuration (namenode address, timeouts, and the binding's keys)
  * @param root         the directory holding the YCSB tables
- * @param tableOptions how the binding creates a missing Table
+ * @param tableOptions how the binding creates a missing Table (its storage class, whether it is
+ *                     enumerable, its time to live: YCSB's tables are scratch data)
  */
 public record YcsbSettings(CreelConf conf, PathName root, CreateOptions tableOptions) {
     /** System property naming the directory of {@code creel-site.conf} (set by {@code bin/creel}). */
@@ -48,8 +49,11 @@ public record YcsbSettings(CreelConf conf, PathName root, CreateOptions tableOpt
                     + "' is not one of the cluster's storage classes " + classes + " (" + ConfKeys.STORAGE_CLASSES.name()
                     + ")");
         }
+        java.time.Duration ttl = conf.get(YcsbKeys.TTL);
         CreateOptions options = CreateOptions.defaults().withStorageClass(storageClass)
-                .withEnumerable(conf.get(YcsbKeys.TABLE_ENUMERABLE));
+                .withEnumerable(conf.get(YcsbKeys.TABLE_ENUMERABLE))
+                .withExpiry(ttl.isZero() ? io.creel.common.protocol.Expiry.NONE
+                        : io.creel.common.protocol.Expiry.timeToLive(ttl));
         return new YcsbSettings(conf, PathName.parse(conf.get(YcsbKeys.ROOT)), options);
     }
 }

@@ -191,8 +191,11 @@ class CreelDBTest {
         CreelNode plain = admin.lookup("/t_plain").join();
         assertEquals(NodeType.TABLE, plain.type());
         assertFalse(plain.info().enumerable());
+        assertEquals(java.time.Duration.ofHours(1).toMillis(), plain.info().expiry().graceMillis(),
+                "YCSB's tables are scratch data: they go an hour after the process that made them");
 
-        CreelDB listed = db("table", "t_listed", "creel.ycsb.table.enumerable", "true");
+        CreelDB listed = db("table", "t_listed", "creel.ycsb.table.enumerable", "true", "creel.ycsb.ttl", "0");
+        assertEquals(null, admin.lookup("/t_listed").join().info().expiry(), "a time to live of 0 keeps them");
         listed.insert("t_listed", "a", record("f", "1"));
         listed.insert("t_listed", "b", record("f", "2"));
         assertEquals(Set.of("a", "b"), Set.copyOf(admin.list("/t_listed").join().stream().map(DirectoryEntry::name)

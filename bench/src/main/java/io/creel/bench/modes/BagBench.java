@@ -23,8 +23,8 @@ public final class BagBench {
         long fileSize = ctx.settings().bagFileSize();
         CreelClient w = ctx.pool().main(false);
         String dir = ctx.names().path("bag");
-        w.create(dir, NodeType.DIRECTORY, CreateOptions.defaults().withStorageClass(ctx.settings().storageClass()))
-                .join();
+        w.create(dir, NodeType.DIRECTORY, io.creel.bench.scope.RunNamespace.scratch(
+                CreateOptions.defaults().withStorageClass(ctx.settings().storageClass()))).join();
         String bag = dir + "/bag";
         w.create(bag, NodeType.BAG).join();
         ByteBuffer data = ByteBuffer.allocateDirect((int) fileSize);

@@ -30,8 +30,9 @@ public final class KvBench {
         for (boolean tcp : ctx.settings().paths()) {
             CreelClient c = ctx.pool().main(tcp);
             String table = ctx.names().path("kv-" + ctx.settings().pathName(tcp));
-            c.create(table, NodeType.TABLE, CreateOptions.defaults().withStorageClass(cls).withEnumerable(false)
-                    .withReplication(ctx.settings().replication()))
+            c.create(table, NodeType.TABLE, io.creel.bench.scope.RunNamespace.scratch(
+                    CreateOptions.defaults().withStorageClass(cls).withEnumerable(false)
+                            .withReplication(ctx.settings().replication())))
                     .join();
             for (long size : ctx.settings().sizes()) {
                 ByteBuffer value = ByteBuffer.allocateDirect((int) size);

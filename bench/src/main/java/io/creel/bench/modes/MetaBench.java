@@ -128,7 +128,8 @@ public final class MetaBench {
 
     private Summary creates(String label, int clients, int inFlight, String table) {
         CreelClient main = ctx.pool().main(false);
-        main.create(table, NodeType.TABLE, CreateOptions.defaults().withEnumerable(false)).join();
+        main.create(table, NodeType.TABLE, io.creel.bench.scope.RunNamespace.scratch(
+                CreateOptions.defaults().withEnumerable(false))).join();
         List<CreelClient> cs = ctx.pool().many(clients, false);
         ByteBuffer empty = ByteBuffer.allocate(0);
         Summary s = ctx.driver().run(label, clients, inFlight, ctx.settings().durationPerPoint(),
@@ -145,7 +146,8 @@ public final class MetaBench {
         CreelClient c = ctx.pool().main(false);
         if (ns == null) {
             ns = ctx.names().path("ns");
-            await(c.create(ns, NodeType.DIRECTORY), "creating " + ns);
+            await(c.create(ns, NodeType.DIRECTORY, io.creel.bench.scope.RunNamespace.scratch(CreateOptions.defaults())),
+                    "creating " + ns);
         }
         long firstGroup = (preloaded + GROUP - 1) / GROUP;
         long lastGroup = (target - 1) / GROUP;

@@ -31,8 +31,8 @@ public final class StreamBench {
         String cls = ctx.settings().storageClass();
         CreelClient writerClient = ctx.pool().main(false);
         String dir = ctx.names().path("read");
-        writerClient.create(dir, NodeType.DIRECTORY, CreateOptions.defaults().withStorageClass(cls)
-                .withReplication(ctx.settings().replication())).join();
+        writerClient.create(dir, NodeType.DIRECTORY, io.creel.bench.scope.RunNamespace.scratch(CreateOptions.defaults()
+                .withStorageClass(cls).withReplication(ctx.settings().replication()))).join();
         String path = dir + "/data";
         CreelNode f = writerClient.create(path, NodeType.FILE).join();
         ByteBuffer chunk = ByteBuffer.allocateDirect(1 << 20);
@@ -88,8 +88,8 @@ public final class StreamBench {
             CreelClient c = ctx.pool().main(tcp);
             String where = ctx.settings().pathName(tcp) + " " + cls;
             String dir = ctx.names().path("write-" + ctx.settings().pathName(tcp));
-            c.create(dir, NodeType.DIRECTORY, CreateOptions.defaults().withStorageClass(cls)
-                    .withReplication(ctx.settings().replication())).join();
+            c.create(dir, NodeType.DIRECTORY, io.creel.bench.scope.RunNamespace.scratch(CreateOptions.defaults()
+                    .withStorageClass(cls).withReplication(ctx.settings().replication()))).join();
             for (int buffer : ctx.settings().buffers()) {
                 ctx.alternate("write", List.of(
                         new BenchContext.Point("write direct " + where, Map.of("buffer", buffer),

@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  * {@link #close} removes every tracked path, latest first (so large subtrees a mode tracked
  * piecewise go in pieces before their parent): an existing path is removed with everything below
  * it, a missing one is fine. The first removal that fails for another reason ends the cleanup,
- * and the error lists what is left.
+ * and the error lists what is left. The modes create their top-level nodes with {@link #scratch}, so
+ * a run that is killed before it cleans up leaves nothing behind for long either.
  */
 public final class RunNamespace implements AutoCloseable {
     private static final Pattern PURPOSE = Pattern.compile("[a-z0-9][a-z0-9-]{0,40}");
@@ -82,6 +83,15 @@ public final class RunNamespace implements AutoCloseable {
             throw new IllegalArgumentException(path + " is not below a path of run " + runId);
         }
         tracked.add(path);
+    }
+
+    /**
+     * {@code options} for one of the run's top-level nodes: bound to the session of the client that
+     * creates it (one of the pool's main clients, which live as long as the run), so the namenode
+     * removes it {@code creel.namenode.session.timeout} after a killed bench stopped heartbeating.
+     */
+    public static io.creel.client.CreateOptions scratch(io.creel.client.CreateOptions options) {
+        return options.withExpiry(io.creel.common.protocol.Expiry.session());
     }
 
     /** The top-level paths this run has used so far. */

@@ -68,8 +68,8 @@ public final class UserBench {
             ctx.progress().point("user: writing " + Units.size(size) + " to " + source);
             writeSource(source);
             String top = ctx.names().path("user");
-            ctx.pool().main(false).create(top, NodeType.DIRECTORY,
-                    CreateOptions.defaults().withStorageClass(ctx.settings().storageClass())).join();
+            ctx.pool().main(false).create(top, NodeType.DIRECTORY, io.creel.bench.scope.RunNamespace.scratch(
+                    CreateOptions.defaults().withStorageClass(ctx.settings().storageClass()))).join();
             puts(dir, source, top);
             String data = top + "/data";
             ctx.progress().point("user: copying " + source + " to " + data);

@@ -197,6 +197,29 @@ public final class NamenodeRouter {
         return call(partition, Opcode.COMMIT, identified(request), NodeReply::decode).thenApply(NodeReply::node);
     }
 
+    /**
+     * HAND_OVER: the owner of an expiring node gives it to another session or makes it permanent;
+     * identified, so the namenode knows the caller is the owner (and a retry is answered once).
+     */
+    public CompletableFuture<NodeInfo> handOver(int partition, io.creel.common.protocol.HandOverRequest request) {
+        return naming(request.path(), call(partition, Opcode.HAND_OVER, identified(request), NodeReply::decode)
+                .thenApply(NodeReply::node));
+    }
+
+    /**
+     * One session heartbeat to {@code partition}, sent once and never retried: the next beat is the
+     * retry, and a beat that waited out a retry's pauses would say nothing about now.
+     */
+    public CompletableFuture<io.creel.common.protocol.SessionBeatReply> sessionBeat(int partition) {
+        return send(partition, Opcode.SESSION_BEAT, identified(Empty.INSTANCE),
+                io.creel.common.protocol.SessionBeatReply::decode);
+    }
+
+    /** This client's session id: the owner of the expiring nodes it creates ({@link RequestIdentity#clientText()}). */
+    public String sessionId() {
+        return client.clientText();
+    }
+
     public CompletableFuture<StatusReply> status(int partition) {
         return call(partition, Opcode.STATUS, Empty.INSTANCE, StatusReply::decode);
     }

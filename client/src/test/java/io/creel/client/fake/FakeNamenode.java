@@ -79,7 +79,14 @@ public final class FakeNamenode implements AutoCloseable {
         final List<long[]> blocks = new ArrayList<>();
         final Map<String, Integer> slots = new HashMap<>();
         Node replaces;
+        /** How the node expires, as stat shows it; null if it does not. */
+        io.creel.common.protocol.NodeExpiry expiry;
     }
+
+    /** The session timeout this namenode reports (it never removes anything by itself). */
+    public static final long SESSION_TIMEOUT_MILLIS = 30_000;
+    /** Session heartbeats received. */
+    public final AtomicInteger sessionBeats = new AtomicInteger();
 
     public FakeNamenode(EventLoops loops, CreelConf conf, FakeStorage storage) {
         this.storage = storage;
@@ -136,7 +143,14 @@ public final class FakeNamenode implements AutoCloseable {
 
     private void handle(RpcCall call) {
         switch (call.opcode()) {
-            case CREATE -> call.reply(sync(() -> create(CreateRequest.decode(call.body()))));
+            case CREATE -> {
+                CreateRequest req = CreateRequest.decode(call.body());
+                call.reply(sync(() -> create(req, call.identity())));
+            }
+            case SESSION_BEAT -> {
+                sessionBeats.incrementAndGet();
+                call.reply(new io.creel.common.protocol.SessionBeatReply(0, SESSION_TIMEOUT_MILLIS));
+            }
             case LOOKUP -> call.reply(sync(() -> lookup(LookupRequest.decode(call.body()))));
             case REMOVE -> call.reply(sync(() -> remove(RemoveRequest.decode(call.body()))));
             case MOVE -> call.reply(sync(() -> move(MoveRequest.decode(call.body()))));
@@ -226,7 +240,7 @@ public final class FakeNamenode implements AutoCloseable {
     }
 
     private NodeInfo info(Node n) {
-        return new NodeInfo(n.id, n.type, n.length, "", "", n.enumerable, 0, n.lease != 0);
+        return new NodeInfo(n.id, n.type, n.length, "", "", n.enumerable, 0, n.lease != 0, n.expiry);
     }
 
     private BlockLocation location(Node n, int index) {
@@ -234,7 +248,7 @@ public final class FakeNamenode implements AutoCloseable {
         return new BlockLocation(n.id, index, storage.info(), b[0], b[1]);
     }
 
-    private Message create(CreateRequest req) {
+    private Message create(CreateRequest req, io.creel.common.protocol.RequestIdentity caller) {
         PathName p = PathName.parse(req.path());
         Node parent = paths.get(p.parent().toString());
         if (parent == null) {
@@ -252,6 +266,10 @@ public final class FakeNamenode implements AutoCloseable {
         n.type = req.type();
         n.path = p.toString();
         n.enumerable = req.type() != NodeType.TABLE || req.enumerable();
+        if (req.expiry().expires()) {
+            n.expiry = new io.creel.common.protocol.NodeExpiry(caller.clientText(), req.expiry().isSession(),
+                    req.expiry().isSession() ? SESSION_TIMEOUT_MILLIS : req.expiry().graceMillis(), 0);
+        }
         byId.put(n.id, n);
         createdPaths.add(n.path);
         if (req.value() != null) {

@@ -22,18 +22,36 @@ import java.util.Objects;
  * @param value         a KeyValue's whole value to commit at once, or {@code null}
  * @param replication   copies of each block (1 to {@link BlockLocation#MAX_COPIES}), or 0 to inherit
  *                      from the parent (else the storage class's factor)
+ * @param expiry        whether and when the node goes away with its creator ({@link Expiry}; not
+ *                      for a KeyValue, which each put replaces)
  */
 public record CreateRequest(String path, NodeType type, String storageClass, String locationClass,
-                            boolean enumerable, byte[] value, int replication) implements Message {
+                            boolean enumerable, byte[] value, int replication, Expiry expiry) implements Message {
+    public CreateRequest {
+        expiry = expiry == null ? Expiry.NONE : expiry;
+    }
+
     /** A create without a value. */
     public CreateRequest(String path, NodeType type, String storageClass, String locationClass, boolean enumerable) {
-        this(path, type, storageClass, locationClass, enumerable, null, 0);
+        this(path, type, storageClass, locationClass, enumerable, null, 0, Expiry.NONE);
+    }
+
+    /** A create with inherited replication that does not expire. */
+    public CreateRequest(String path, NodeType type, String storageClass, String locationClass, boolean enumerable,
+                         byte[] value) {
+        this(path, type, storageClass, locationClass, enumerable, value, 0, Expiry.NONE);
     }
 
     /** A create with inherited replication. */
     public CreateRequest(String path, NodeType type, String storageClass, String locationClass, boolean enumerable,
-                         byte[] value) {
-        this(path, type, storageClass, locationClass, enumerable, value, 0);
+                         byte[] value, Expiry expiry) {
+        this(path, type, storageClass, locationClass, enumerable, value, 0, expiry);
+    }
+
+    /** A create that does not expire. */
+    public CreateRequest(String path, NodeType type, String storageClass, String locationClass, boolean enumerable,
+                         byte[] value, int replication) {
+        this(path, type, storageClass, locationClass, enumerable, value, replication, Expiry.NONE);
     }
 
     @Override
@@ -45,6 +63,7 @@ public record CreateRequest(String path, NodeType type, String storageClass, Str
         Wire.writeBoolean(out, enumerable);
         Wire.writeOptionalBytes(out, value);
         out.writeByte(replication);
+        expiry.encode(out);
     }
 
     public static CreateRequest decode(ByteBuf in) {
@@ -58,7 +77,8 @@ public record CreateRequest(String path, NodeType type, String storageClass, Str
         }
         CreateRequest r = new CreateRequest(path, type, Wire.readString(in, "create.class"),
                 Wire.readString(in, "create.location"), Wire.readBoolean(in, "create.enumerable"),
-                Wire.readOptionalBytes(in, "create.value"), Wire.readByte(in, "create.replication"));
+                Wire.readOptionalBytes(in, "create.value"), Wire.readByte(in, "create.replication"),
+                Expiry.decode(in, "create.expiry"));
         Wire.expectEnd(in, "create request");
         if (r.replication < 0 || r.replication > BlockLocation.MAX_COPIES) {
             throw new ProtocolException("create.replication: " + r.replication + " copies; 0 (inherit) to "
@@ -71,17 +91,20 @@ public record CreateRequest(String path, NodeType type, String storageClass, Str
     public boolean equals(Object o) {
         return o instanceof CreateRequest r && r.path.equals(path) && r.type == type
                 && r.storageClass.equals(storageClass) && r.locationClass.equals(locationClass)
-                && r.enumerable == enumerable && Arrays.equals(r.value, value) && r.replication == replication;
+                && r.enumerable == enumerable && Arrays.equals(r.value, value) && r.replication == replication
+                && r.expiry.equals(expiry);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(path, type, storageClass, locationClass, enumerable) * 31 + Arrays.hashCode(value);
+        return Objects.hash(path, type, storageClass, locationClass, enumerable, expiry) * 31 + Arrays.hashCode(value);
     }
 
     @Override
     public String toString() {
         return "CreateRequest[" + path + ", " + type + ", class=" + storageClass + ", location=" + locationClass
-                + ", enumerable=" + enumerable + (replication == 0 ? "" : ", replication=" + replication) + (value == null ? "" : ", value of " + value.length + " bytes") + "]";
+                + ", enumerable=" + enumerable + (replication == 0 ? "" : ", replication=" + replication)
+                + (value == null ? "" : ", value of " + value.length + " bytes")
+                + (expiry.expires() ? ", expiry=" + expiry : "") + "]";
     }
 }

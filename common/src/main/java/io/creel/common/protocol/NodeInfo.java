@@ -17,13 +17,27 @@ import io.netty.buffer.ByteBuf;
  * @param writing        whether a writer currently holds the node's lease
  * @param replication    copies of each block as set on the node or its nearest ancestor that sets
  *                       one; 0 when none does (its storage class's factor applies)
+ * @param expiry         the node's owner and grace if it expires by itself ({@link Expiry}), else {@code null}
  */
 public record NodeInfo(long id, NodeType type, long length, String storageClass, String locationClass,
-                       boolean enumerable, long modifiedMillis, boolean writing, int replication) implements Message {
-    /** A node whose replication is not set on it or any ancestor. */
+                       boolean enumerable, long modifiedMillis, boolean writing, int replication, NodeExpiry expiry)
+        implements Message {
+    /** A node that does not expire, whose replication is not set on it or any ancestor. */
     public NodeInfo(long id, NodeType type, long length, String storageClass, String locationClass,
                     boolean enumerable, long modifiedMillis, boolean writing) {
-        this(id, type, length, storageClass, locationClass, enumerable, modifiedMillis, writing, 0);
+        this(id, type, length, storageClass, locationClass, enumerable, modifiedMillis, writing, 0, null);
+    }
+
+    /** A node that does not expire. */
+    public NodeInfo(long id, NodeType type, long length, String storageClass, String locationClass,
+                    boolean enumerable, long modifiedMillis, boolean writing, int replication) {
+        this(id, type, length, storageClass, locationClass, enumerable, modifiedMillis, writing, replication, null);
+    }
+
+    /** This node with {@code e} as its expiry. */
+    public NodeInfo withExpiry(NodeExpiry e) {
+        return new NodeInfo(id, type, length, storageClass, locationClass, enumerable, modifiedMillis, writing,
+                replication, e);
     }
 
     @Override
@@ -37,6 +51,10 @@ public record NodeInfo(long id, NodeType type, long length, String storageClass,
         out.writeLong(modifiedMillis);
         Wire.writeBoolean(out, writing);
         out.writeByte(replication);
+        Wire.writeBoolean(out, expiry != null);
+        if (expiry != null) {
+            expiry.encode(out);
+        }
     }
 
     public static NodeInfo decode(ByteBuf in) {
@@ -51,6 +69,7 @@ public record NodeInfo(long id, NodeType type, long length, String storageClass,
         return new NodeInfo(id, type, Wire.readNonNegativeLong(in, "node.length"),
                 Wire.readString(in, "node.storageClass"), Wire.readString(in, "node.locationClass"),
                 Wire.readBoolean(in, "node.enumerable"), Wire.readLong(in, "node.modified"),
-                Wire.readBoolean(in, "node.writing"), Wire.readByte(in, "node.replication"));
+                Wire.readBoolean(in, "node.writing"), Wire.readByte(in, "node.replication"),
+                Wire.readBoolean(in, "node.expires") ? NodeExpiry.decode(in) : null);
     }
 }

@@ -16,6 +16,10 @@ public enum Opcode {
     FSCK(11),
     /** Read-only MAP of several consecutive blocks at once ({@link LocateRequest}). */
     LOCATE(12),
+    /** A client's session heartbeat: keeps the expiring nodes it owns ({@link Expiry}); identified, empty body. */
+    SESSION_BEAT(17),
+    /** An expiring node's owner hands it to another session or makes it permanent ({@link HandOverRequest}). */
+    HAND_OVER(18),
     // data plane (storage server)
     BLOCK_READ(20),
     BLOCK_WRITE(21),

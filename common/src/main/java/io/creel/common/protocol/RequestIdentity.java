@@ -31,6 +31,31 @@ public record RequestIdentity(long clientHigh, long clientLow, long sequence) {
         return clientHigh == other.clientHigh && clientLow == other.clientLow;
     }
 
+    /**
+     * The client's id as 32 hex digits: its session id, which {@code fs stat} shows as an expiring
+     * node's owner and a hand-over names.
+     */
+    public String clientText() {
+        return String.format("%016x%016x", clientHigh, clientLow);
+    }
+
+    /**
+     * The client named by {@code text} ({@link #clientText()}), with sequence 0.
+     *
+     * @throws IllegalArgumentException unless it is 32 hex digits
+     */
+    public static RequestIdentity parseClient(String text) {
+        if (text == null || text.length() != 32) {
+            throw new IllegalArgumentException("a client session id is 32 hex digits: " + text);
+        }
+        try {
+            return new RequestIdentity(Long.parseUnsignedLong(text.substring(0, 16), 16),
+                    Long.parseUnsignedLong(text.substring(16), 16), 0);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("a client session id is 32 hex digits: " + text, e);
+        }
+    }
+
     public void encode(ByteBuf out) {
         out.writeLong(clientHigh).writeLong(clientLow).writeLong(sequence);
     }

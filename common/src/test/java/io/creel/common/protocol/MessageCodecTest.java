@@ -44,6 +44,17 @@ class MessageCodecTest {
         roundTrip(new RemoveRequest("/x", true), RemoveRequest::decode);
         roundTrip(new MoveRequest("/x", "/y"), MoveRequest::decode);
         roundTrip(new NodeReply(NODE), NodeReply::decode);
+        NodeInfo expiring = NODE.withExpiry(new NodeExpiry("00000000000000ff0000000000000001", true, 30_000, 1200));
+        roundTrip(new NodeReply(expiring), NodeReply::decode);
+        roundTrip(new OpenReply(expiring, 0, null), OpenReply::decode);
+        roundTrip(new CreateRequest("/app", NodeType.DIRECTORY, "", "", true, null, Expiry.SESSION),
+                CreateRequest::decode);
+        roundTrip(new CreateRequest("/app", NodeType.DIRECTORY, "", "", true, null,
+                Expiry.timeToLive(java.time.Duration.ofMinutes(10))), CreateRequest::decode);
+        roundTrip(new HandOverRequest("/app", "00000000000000ff0000000000000001", Expiry.SESSION),
+                HandOverRequest::decode);
+        roundTrip(new HandOverRequest("/app", "", Expiry.NONE), HandOverRequest::decode);
+        roundTrip(new SessionBeatReply(3, 30_000), SessionBeatReply::decode);
         roundTrip(new MapRequest(42, 5, 77), MapRequest::decode);
         roundTrip(new MapRequest(42, 5, 77, 1L << 52, 3), MapRequest::decode);
         roundTrip(new LocateRequest(42, 5, 64), LocateRequest::decode);
@@ -109,7 +120,7 @@ class MessageCodecTest {
 
         ByteBuf huge = Unpooled.buffer();
         new CreateRequest("/t/k", NodeType.KEYVALUE, "", "", true).encode(huge);
-        huge.setInt(huge.writerIndex() - 4, Wire.MAX_INLINE_BYTES + 1);
+        huge.setInt(huge.writerIndex() - 12, Wire.MAX_INLINE_BYTES + 1); // the value's length, before the expiry
         assertThrows(ProtocolException.class, () -> CreateRequest.decode(huge));
 
         assertThrows(IllegalArgumentException.class, () -> new CommitRequest(1, 2, 3, CommitRequest.Kind.CLOSE, value));
@@ -195,5 +206,18 @@ class MessageCodecTest {
         Wire.writeString(twice, "a");
         Wire.writeString(twice, "2");
         assertThrows(ProtocolException.class, () -> StorageServerInfo.decode(twice));
+    }
+
+    @Test
+    void expiriesAndSessionIdsAreChecked() {
+        assertThrows(IllegalArgumentException.class, () -> Expiry.timeToLive(java.time.Duration.ofSeconds(-1)));
+        assertThrows(IllegalArgumentException.class, () -> Expiry.timeToLive(java.time.Duration.ZERO));
+        ByteBuf negative = Unpooled.buffer().writeLong(-5);
+        assertThrows(ProtocolException.class, () -> Expiry.decode(negative, "create.expiry"));
+        RequestIdentity client = RequestIdentity.newClient().withSequence(9);
+        RequestIdentity parsed = RequestIdentity.parseClient(client.clientText());
+        assertTrue(parsed.sameClient(client));
+        assertThrows(IllegalArgumentException.class, () -> RequestIdentity.parseClient("xyz"));
+        assertThrows(IllegalArgumentException.class, () -> RequestIdentity.parseClient("g".repeat(32)));
     }
 }

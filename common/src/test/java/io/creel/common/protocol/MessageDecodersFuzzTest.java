@@ -23,7 +23,7 @@ class MessageDecodersFuzzTest {
             RegionGrantReply::decode, RegionGrantRequest::decode, RegionReleaseRequest::decode,
             RegionSyncRequest::decode, RegisterReply::decode, RegisterRequest::decode, RemoveRequest::decode,
             ServerStatus::decode, StatusReply::decode, StorageServerInfo::decode, LocateRequest::decode,
-            LocateReply::decode);
+            LocateReply::decode, HandOverRequest::decode, SessionBeatReply::decode);
 
     @FuzzTest(maxDuration = "25s")
     void decodersRejectHostileBytesWithAProtocolError(FuzzedDataProvider data) {

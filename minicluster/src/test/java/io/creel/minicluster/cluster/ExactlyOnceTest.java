@@ -251,6 +251,17 @@ class ExactlyOnceTest {
     }
 
     @Test
+    void aHandOverAnsweredBeforeARestartIsAnsweredAfterItNotRefusedAsDone() {
+        join(client.create("/restart-handover", NodeType.DIRECTORY, io.creel.client.CreateOptions.defaults()
+                .withExpiry(io.creel.common.protocol.Expiry.session())));
+        armRestartAfterReply(Opcode.HAND_OVER);
+        // Applied again, the retry would find the node permanent already and be refused ("not an expiring node").
+        assertEquals(null, join(client.makePermanent("/restart-handover")).expiry());
+        assertAnsweredAfterRestart();
+        assertEquals(null, join(client.lookup("/restart-handover")).info().expiry(), "permanent after the restart");
+    }
+
+    @Test
     void aCreateCutBeforeItLeftAndRetriedAfterARestartIsAppliedThen() {
         FaultyTransport.arm(new FaultyTransport.Fault(Opcode.CREATE, Cut.BEFORE_SEND, () -> {
             running.cluster.restartNamenode();

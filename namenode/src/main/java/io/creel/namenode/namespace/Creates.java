@@ -15,8 +15,8 @@ import java.util.function.LongSupplier;
  * Creating a node: the rules every create shares (the root exists, the parent must be a container
  * that may hold the type, a storage class must exist, only a KeyValue comes with its value) and the
  * File's and containers' own (a File's first create wins and takes its first block and a lease; a
- * Table may be non-enumerable). A KeyValue create goes to {@link KeyValueVersions}. Called under the
- * namespace lock.
+ * Table may be non-enumerable). A KeyValue create goes to {@link KeyValueVersions}; an expiring
+ * node's rules are {@link Expiries}'. Called under the namespace lock.
  */
 final class Creates {
     private final Namespace namespace;
@@ -29,10 +29,12 @@ final class Creates {
     private final BlockAllocator allocator;
     private final ReuseQueue reuse;
     private final LongSupplier clock;
+    private final Expiries expiries;
 
     Creates(Namespace namespace, NodeTable nodes, Leases leases, BlockMap blocks, KeyValueVersions versions,
             Retirement retirement, DirectoryRecords records, BlockAllocator allocator, ReuseQueue reuse,
-            LongSupplier clock) {
+            LongSupplier clock, Expiries expiries) {
+        this.expiries = expiries;
         this.namespace = namespace;
         this.nodes = nodes;
         this.leases = leases;
@@ -57,6 +59,7 @@ final class Creates {
                     + "write a " + req.type().displayName() + "'s data after creating it");
         }
         allocator.checkClass(req.storageClass(), req.path());
+        expiries.checkCreate(req, path, request);
         if (req.type() == NodeType.FILE || req.type() == NodeType.KEYVALUE) {
             // Before anything changes: a create run again after a region grant may outlive its connection.
             leases.checkOwner(owner, path);
@@ -103,6 +106,7 @@ final class Creates {
             throw e;
         }
         namespace.logCreated(n);
+        expiries.created(n, req.expiry(), request);
         OpenReply reply = namespace.reply(n);
         namespace.expect(reply);
         return written.handle((v, err) -> {

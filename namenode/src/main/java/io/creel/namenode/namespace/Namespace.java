@@ -7,6 +7,7 @@ import io.creel.common.namespace.Utf8Path;
 import io.creel.common.protocol.BlockCopy;
 import io.creel.common.protocol.BlockLocation;
 import io.creel.common.protocol.CreateRequest;
+import io.creel.common.protocol.Expiry;
 import io.creel.common.protocol.NodeInfo;
 import io.creel.common.protocol.NodeReply;
 import io.creel.common.protocol.Opcode;
@@ -30,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * coordinated over parts that each own one idea — the {@link NodeTable} (nodes by path and id), the
  * {@link BlockMap} (where blocks are), {@link InlineValues} (small data kept in the node),
  * {@link KeyValueVersions} (a key's versions), {@link Writers} (commits under a lease),
- * {@link Renames} (moves), {@link Retirement} (what leaves), the {@link Leases} (who may write), the
+ * {@link Renames} (moves), {@link Retirement} (what leaves), {@link OwnedNodes} and {@link Expiries}
+ * (nodes that go away with their owner), the {@link Leases} (who may write), the
  * {@link ReuseQueue} (what waits out the reuse delay), the {@link DirectoryRecords} (listings in the
  * containers' data) and {@link LoggedAnswers} (answers kept for retries). This class holds the lock,
  * orders the steps and reports every change to the {@link NamespaceLog}; docs/architecture.md says
@@ -46,6 +48,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class Namespace {
     private static final Logger LOG = LoggerFactory.getLogger(Namespace.class);
+    /** The session timeout of a namespace built without one ({@code creel.namenode.session.timeout}'s default). */
+    public static final long DEFAULT_SESSION_TIMEOUT_MILLIS = 30_000;
     /** The inline limit of a namespace built without one ({@code creel.namenode.inline.max}'s default). */
     public static final int DEFAULT_INLINE_MAX = 4096;
     private final BlockAllocator allocator;
@@ -64,6 +68,8 @@ public final class Namespace {
     private final RecordsRepair repair;
     private final Replicas replicas;
     private final Creates creates;
+    private final OwnedNodes owned;
+    private final Expiries expiries;
     /** Where every change is logged (persistence), or nowhere. */
     private NamespaceLog log = NamespaceLog.NONE;
     /** The answers of identified requests, logged with their changes (exactly once across restarts). */
@@ -95,12 +101,14 @@ public final class Namespace {
         this.reuse = new ReuseQueue(reuseDelayMillis, clock);
         this.records = new DirectoryRecords(store, blockSize, reuse, allocator, this, () -> log, clock);
         this.blocks = new BlockMap(nodes, allocator, blockSize, () -> log);
-        this.retirement = new Retirement(nodes, leases, allocator, reuse, clock);
+        this.owned = new OwnedNodes(clock, DEFAULT_SESSION_TIMEOUT_MILLIS);
+        this.expiries = new Expiries(this, nodes, owned);
+        this.retirement = new Retirement(nodes, leases, allocator, reuse, clock, owned);
         this.versions = new KeyValueVersions(this, nodes, leases, blocks, inline, retirement, records);
         this.answers = new LoggedAnswers(() -> this.log, clock);
         this.renames = new Renames(this, nodes, reuse, records, clock);
         this.creates = new Creates(this, nodes, leases, blocks, versions, retirement, records, allocator, reuse,
-                clock);
+                clock, expiries);
         this.writers = new Writers(this, nodes, leases, blocks, inline, versions, reuse, blockSize, clock);
         this.repair = new RecordsRepair(records, allocator);
         this.replicas = new Replicas(nodes, allocator, blockSize, () -> log);
@@ -112,6 +120,19 @@ public final class Namespace {
      */
     public synchronized void setLog(NamespaceLog log) {
         this.log = log;
+    }
+
+    /**
+     * How long a session-bound node outlives its owner's last heartbeat
+     * ({@code creel.namenode.session.timeout}). Set before the namespace serves.
+     */
+    public void setSessionTimeout(long millis) {
+        owned.setSessionTimeout(millis);
+    }
+
+    /** See {@link #setSessionTimeout}. */
+    public long sessionTimeoutMillis() {
+        return owned.sessionTimeoutMillis();
     }
 
     /** Nodes reachable by path, the root included. */
@@ -132,6 +153,11 @@ public final class Namespace {
     /** The nodes, for {@link NamespaceImage} (under this object's lock). */
     NodeTable nodes() {
         return nodes;
+    }
+
+    /** The expiring nodes, for {@link NamespaceImage} (under this object's lock). */
+    OwnedNodes owned() {
+        return owned;
     }
 
     // ------------------------------------------------------------------ create
@@ -190,7 +216,7 @@ public final class Namespace {
 
     /** What a reader (no lease) is told of {@code n}: its first block once readable, its inline bytes. */
     OpenReply readerReply(Node n) {
-        return new OpenReply(n.info(), 0, BlockMap.readableFirstBlock(n), InlineValues.data(n), inline.max());
+        return new OpenReply(info(n), 0, BlockMap.readableFirstBlock(n), InlineValues.data(n), inline.max());
     }
 
     /**
@@ -199,7 +225,67 @@ public final class Namespace {
      */
     OpenReply reply(Node n) {
         long lease = n instanceof DataNode d ? d.leaseValue() : 0;
-        return new OpenReply(n.info(), lease, BlockMap.firstBlock(n), InlineValues.data(n), inline.max());
+        return new OpenReply(info(n), lease, BlockMap.firstBlock(n), InlineValues.data(n), inline.max());
+    }
+
+    /** What a reply says of {@code n}: its {@link Node#info()}, with its owner if it expires. */
+    NodeInfo info(Node n) {
+        return owned.isEmpty() || !owned.expires(n.id) ? n.info() : n.info().withExpiry(owned.describe(n.id));
+    }
+
+    // ------------------------------------------------------------------ expiring nodes
+
+    /**
+     * Client {@code high}/{@code low} was heard (any identified request, or its session heartbeat):
+     * the expiring nodes it owns live on. Lock-free, for every request's event loop.
+     */
+    public void renewOwner(long high, long low) {
+        owned.renew(high, low);
+    }
+
+    /** Nodes that expire with their owner (their subtrees not counted), for operators. */
+    public synchronized long expiringNodes() {
+        return owned.size();
+    }
+
+    /** Expiring nodes removed since this namenode started because their owner went silent, for operators. */
+    public synchronized long expiredNodes() {
+        return expiries.expired();
+    }
+
+    /** Expiring nodes client {@code high}/{@code low} owns in this namespace. */
+    public synchronized long ownedBy(long high, long low) {
+        return owned.ownedBy(high, low);
+    }
+
+    /**
+     * The owner of the expiring node at {@code pathText} ({@code request}'s client) hands it to
+     * session {@code newOwner} with {@code expiry}, or makes it permanent ({@link Expiry#NONE}); the
+     * answer (the node afterwards) is logged with the change for a retry.
+     */
+    public CompletableFuture<NodeInfo> handOver(String pathText, String newOwner, Expiry expiry,
+                                                RequestIdentity request) {
+        try {
+            synchronized (this) {
+                reuse.runDue();
+                Node n = expiries.handOver(Utf8Path.parse(pathText), newOwner, expiry, request);
+                return answers.settle(CompletableFuture.completedFuture(info(n)), log.position(), request,
+                        Opcode.HAND_OVER, NodeReply::new);
+            }
+        } catch (CreelException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
+     * Removes every expiring node whose owner has been silent longer than its grace, each with
+     * everything below it, as a recursive remove does (its blocks start their reuse delay). The
+     * namenode's timer calls this.
+     *
+     * @return the nodes removed (their subtrees not counted)
+     */
+    public synchronized int expireDue() {
+        return expiries.expireDue();
     }
 
     // ------------------------------------------------------------------ remove

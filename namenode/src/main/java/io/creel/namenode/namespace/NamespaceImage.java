@@ -41,6 +41,10 @@ public final class NamespaceImage {
             while (!todo.isEmpty()) {
                 Node n = todo.removeFirst();
                 describe(n, sink);
+                long[] owner = ns.owned().logged(n.id);
+                if (owner != null) {
+                    sink.owned(n.id, owner[0], owner[1], owner[2]);
+                }
                 if (n instanceof Container c) {
                     todo.addAll(c.childList());
                     todo.addAll(c.pendingList());
@@ -207,6 +211,18 @@ public final class NamespaceImage {
             forget(n);
         }
 
+        /** See {@link NamespaceLog#owned}. */
+        public void owned(long nodeId, long ownerHigh, long ownerLow, long graceMillis) {
+            Node n = node(nodeId);
+            if (graceMillis == 0) {
+                ns.owned().drop(n.id);
+            } else if (graceMillis < -1) {
+                throw new IllegalStateException("node " + nodeId + " expires after a negative time " + graceMillis);
+            } else {
+                ns.owned().own(n.id, ownerHigh, ownerLow, new io.creel.common.protocol.Expiry(graceMillis));
+            }
+        }
+
         public void moved(long nodeId, long newParentId, byte[] name, int slot, long modified) {
             Node n = node(nodeId);
             if (!(node(newParentId) instanceof Container newParent)) {
@@ -229,6 +245,7 @@ public final class NamespaceImage {
                 Node x = todo.pop();
                 x.state = Node.State.RETIRED;
                 nodes.forget(x.id);
+                ns.owned().drop(x.id);
                 if (x instanceof Container c) {
                     c.childList().forEach(todo::push);
                     c.pendingList().forEach(todo::push);
@@ -238,6 +255,7 @@ public final class NamespaceImage {
 
         /**
          * Ends the rebuild: pending KeyValue versions are dropped (their writers must create again),
+         * owners of expiring nodes count as heard now,
          * record slots and counts are restored, every storage server holding blocks is known to the
          * registry (dead until it registers with the same identity), its used blocks are taken out
          * of the free lists, and ids and tags continue above every one ever given.
@@ -293,6 +311,9 @@ public final class NamespaceImage {
                     }
                 }
                 allocator.advanceTagPast(maxTag);
+                // Heartbeats are not logged: every owner gets a whole grace from now, so no live client
+                // loses its nodes to the restart.
+                ns.owned().heardAll();
                 nodes.setLiveCounts(live);
                 nodes.advanceIdsPast(lastId);
                 return blocks;

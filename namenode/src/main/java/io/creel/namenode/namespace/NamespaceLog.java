@@ -97,6 +97,14 @@ public interface NamespaceLog {
     void moved(long nodeId, long newParentId, byte[] name, int slot, long modified);
 
     /**
+     * Node {@code nodeId} expires from now on, owned by client {@code ownerHigh}/{@code ownerLow},
+     * {@code graceMillis} after that client was last heard (-1: the session timeout); with
+     * {@code graceMillis} 0 it no longer expires (made permanent). See {@link io.creel.common.protocol.Expiry}.
+     */
+    default void owned(long nodeId, long ownerHigh, long ownerLow, long graceMillis) {
+    }
+
+    /**
      * Whether this log keeps answers ({@link #answered}); encoding them for a log that does not is
      * wasted work. None by default.
      */

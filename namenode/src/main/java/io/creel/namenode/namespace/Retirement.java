@@ -6,7 +6,7 @@ import java.util.function.LongSupplier;
 
 /**
  * How nodes leave the namespace: taken out of their parent, then retired with everything below them
- * — leases end, blocks start their reuse delay, and the ids stay resolvable (for readers still
+ * — leases end, blocks start their reuse delay, expiring nodes no longer expire, and the ids stay resolvable (for readers still
  * mapping their blocks) until the delay ends. Called under the namespace lock.
  */
 final class Retirement {
@@ -15,8 +15,11 @@ final class Retirement {
     private final BlockAllocator allocator;
     private final ReuseQueue reuse;
     private final LongSupplier clock;
+    private final OwnedNodes owned;
 
-    Retirement(NodeTable nodes, Leases leases, BlockAllocator allocator, ReuseQueue reuse, LongSupplier clock) {
+    Retirement(NodeTable nodes, Leases leases, BlockAllocator allocator, ReuseQueue reuse, LongSupplier clock,
+               OwnedNodes owned) {
+        this.owned = owned;
         this.nodes = nodes;
         this.leases = leases;
         this.allocator = allocator;
@@ -44,6 +47,9 @@ final class Retirement {
                 nodes.liveRemoved(x.type);
             }
             x.state = Node.State.RETIRED;
+            if (!owned.isEmpty()) {
+                owned.drop(x.id); // an expiring node inside a removed subtree: nothing left to expire
+            }
             if (x instanceof DataNode d) {
                 leases.release(d);
             } else {

@@ -12,7 +12,7 @@ package io.creel.namenode.persistence;
  *
  * <p>{@code checkpoint-N} holds the whole namespace as of the start of log segment {@code log-N}:
  * a {@link #HEAD}, then the nodes as {@link #CREATED}/{@link #BLOCK}/{@link #LENGTH}/{@link #INLINE} records
- * (parents first), then the remembered answers ({@link #ANSWER}), then {@link #IMAGE_END}. {@code log-N} holds the changes after it, in order.
+ * (parents first, each expiring one followed by its {@link #OWNED}), then the remembered answers ({@link #ANSWER}), then {@link #IMAGE_END}. {@code log-N} holds the changes after it, in order.
  * Both start their own numbering of {@link #SERVER} records. N is written as 20 decimal digits.
  *
  * <p>Every file begins with a {@link #FORMAT} record naming the format version it is written in
@@ -68,6 +68,13 @@ final class LogFormat {
      * it created (since version 2; a node without one inherits).
      */
     static final int REPLICATION = 16;
+    /**
+     * node id, owner client id (two int64), grace (int64 ms; -1: the session timeout, 0: no longer
+     * expires): who owns an expiring node from now on (a create's, after its CREATED record, or a
+     * hand-over); in a checkpoint, after the node's own records. Heartbeats are not logged (since
+     * version 2).
+     */
+    static final int OWNED = 17;
     /**
      * The format this release writes and the newest it reads. Raise it when a record changes meaning
      * or layout; readers keep reading older versions (a file with no FORMAT record is version 1).

@@ -305,6 +305,8 @@ final class LogReader {
                 byte[] name = readName(in);
                 target.moved(node, parent, name, Wire.readInt(in, "slot"), Wire.readLong(in, "modified"));
             }
+            case LogFormat.OWNED -> target.owned(Wire.readLong(in, "node id"), Wire.readLong(in, "owner"),
+                    Wire.readLong(in, "owner"), Wire.readLong(in, "grace"));
             case LogFormat.ANSWER -> {
                 RequestIdentity id = RequestIdentity.decode(in);
                 int code = Wire.readByte(in, "opcode") & 0xff;

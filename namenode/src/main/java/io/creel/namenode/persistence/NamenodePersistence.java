@@ -359,6 +359,11 @@ public final class NamenodePersistence implements AutoCloseable {
             }
 
             @Override
+            public void owned(long nodeId, long ownerHigh, long ownerLow, long graceMillis) {
+                enc.owned(nodeId, ownerHigh, ownerLow, graceMillis);
+            }
+
+            @Override
             public long position() {
                 return 0;
             }

@@ -196,6 +196,12 @@ final class OperationLog implements NamespaceLog, AutoCloseable {
     }
 
     @Override
+    public synchronized void owned(long nodeId, long ownerHigh, long ownerLow, long graceMillis) {
+        encoder.owned(nodeId, ownerHigh, ownerLow, graceMillis);
+        flush();
+    }
+
+    @Override
     public boolean keepsAnswers() {
         return true;
     }

@@ -147,6 +147,12 @@ final class RecordEncoder {
         end(at);
     }
 
+    void owned(long nodeId, long ownerHigh, long ownerLow, long graceMillis) {
+        int at = begin(LogFormat.OWNED);
+        out.writeLong(nodeId).writeLong(ownerHigh).writeLong(ownerLow).writeLong(graceMillis);
+        end(at);
+    }
+
     void answer(LoggedAnswer a) {
         int at = begin(LogFormat.ANSWER);
         a.identity().encode(out);

@@ -11,6 +11,8 @@ import io.creel.common.protocol.FsckReply;
 import io.creel.common.protocol.FsckRequest;
 import io.creel.common.protocol.HeartbeatReply;
 import io.creel.common.protocol.HeartbeatRequest;
+import io.creel.common.protocol.HandOverRequest;
+import io.creel.common.protocol.SessionBeatReply;
 import io.creel.common.protocol.LocateReply;
 import io.creel.common.protocol.LocateRequest;
 import io.creel.common.protocol.LookupRequest;
@@ -113,6 +115,10 @@ public final class NamenodeService implements RequestHandler {
     @Override
     public void handle(RpcCall call) {
         RequestIdentity id = call.identity();
+        if (id != null) {
+            // A live owner renews implicitly: any request it sends counts as a heartbeat.
+            namespace.renewOwner(id.clientHigh(), id.clientLow());
+        }
         switch (call.opcode()) {
             case CREATE -> {
                 CreateRequest r = CreateRequest.decode(call.body());
@@ -157,6 +163,19 @@ public final class NamenodeService implements RequestHandler {
                         ? namespace.abandon(r.nodeId(), r.lease(), id)
                         : withRegions(() -> namespace.commit(r.nodeId(), r.lease(), r.length(),
                                 r.kind() == CommitRequest.Kind.CLOSE, r.data(), id))).thenApply(NodeReply::new)));
+            }
+            case SESSION_BEAT -> {
+                Empty.decode(call.body());
+                if (id == null) {
+                    throw new CreelException(ErrorCode.INVALID_ARGUMENT, "a session heartbeat must carry the client's id");
+                }
+                call.reply(new SessionBeatReply(namespace.ownedBy(id.clientHigh(), id.clientLow()),
+                        namespace.sessionTimeoutMillis()));
+            }
+            case HAND_OVER -> {
+                HandOverRequest r = HandOverRequest.decode(call.body());
+                replyWhenDone(call, once(call, () -> namespace.handOver(r.path(), r.newOwner(), r.expiry(), id)
+                        .thenApply(NodeReply::new)));
             }
             case REGISTER -> {
                 RegisterRequest r = RegisterRequest.decode(call.body());

@@ -103,6 +103,12 @@ public final class NamenodeMetrics {
         counter(registry, all, "creel_replica_repair_bytes",
                 "Bytes the namenode copied to restore replication factors since it started",
                 r -> Optional.of((double) r.namenode().replication().copiedBytes()));
+        gauge(registry, all, "creel_namenode_expiring_nodes",
+                "Nodes that expire with their owner's session or a time to live (their subtrees not counted)",
+                r -> Optional.of((double) r.namenode().expiringNodes()));
+        counter(registry, all, "creel_namenode_expired_nodes",
+                "Expiring nodes the namenode removed, with their subtrees, because their owner stopped heartbeating",
+                r -> Optional.of((double) r.namenode().expiredNodes()));
         if (all.stream().anyMatch(r -> r.namenode().persistence().isPresent())) {
             persistence(registry, all);
         }

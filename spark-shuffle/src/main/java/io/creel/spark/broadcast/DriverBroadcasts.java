@@ -139,8 +139,9 @@ public final class DriverBroadcasts {
         if (!appDirMade) {
             String attempt = sc.applicationAttemptId().isDefined() ? "_" + sc.applicationAttemptId().get() : "";
             String dir = BroadcastPaths.appDir(settings.root(), sc.applicationId() + attempt);
-            mkdir(settings.root());
-            mkdir(dir);
+            mkdir(settings.root(), CreateOptions.defaults());
+            // Bound to the driver's session: a crashed driver's broadcasts go by themselves.
+            mkdir(dir, CreateOptions.defaults().withExpiry(io.creel.common.protocol.Expiry.session()));
             appDir = dir;
             appDirMade = true;
             String app = dir.substring(dir.lastIndexOf('/') + 1);
@@ -155,9 +156,9 @@ public final class DriverBroadcasts {
         return appDir;
     }
 
-    private void mkdir(String path) {
+    private void mkdir(String path, CreateOptions options) {
         try {
-            Futures.await(client.create(path, NodeType.DIRECTORY), client.requestTimeout(), "creating " + path);
+            Futures.await(client.create(path, NodeType.DIRECTORY, options), client.requestTimeout(), "creating " + path);
         } catch (CreelException e) {
             if (e.code() != ErrorCode.ALREADY_EXISTS) {
                 throw new CreelBroadcastException("cannot create the broadcast directory " + path + " in Creel at "

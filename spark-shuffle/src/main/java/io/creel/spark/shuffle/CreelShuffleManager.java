@@ -176,15 +176,20 @@ public final class CreelShuffleManager implements ShuffleManager {
         return null;
     }
 
-    /** The application's directory, made (with the root and the heartbeat) on the first shuffle. */
+    /**
+     * The application's directory, made (with the root and the heartbeat) on the first shuffle; it
+     * expires with the driver's client session.
+     */
     private synchronized String applicationDirectory() {
         if (appDir == null) {
             String appId = conf.getAppId();
             String attempt = conf.get("spark.app.attempt.id", "");
             String name = attempt.isEmpty() ? appId : appId + "_" + attempt;
-            createDirectory(settings.root());
+            createDirectory(settings.root(), CreateOptions.defaults());
             String dir = ShufflePaths.appDir(settings.root(), name);
-            createDirectory(dir);
+            // Bound to the driver's session: a crashed driver's shuffle data goes by itself, once its
+            // client's heartbeats have stopped for creel.namenode.session.timeout.
+            createDirectory(dir, CreateOptions.defaults().withExpiry(io.creel.common.protocol.Expiry.session()));
             heartbeat = ApplicationHeartbeat.start(client(), settings.root(), name, settings.heartbeat());
             appDir = dir;
         }
@@ -192,8 +197,12 @@ public final class CreelShuffleManager implements ShuffleManager {
     }
 
     private void createDirectory(String path) {
+        createDirectory(path, CreateOptions.defaults());
+    }
+
+    private void createDirectory(String path, CreateOptions options) {
         try {
-            Futures.await(client().create(path, NodeType.DIRECTORY), timeout(), "creating " + path);
+            Futures.await(client().create(path, NodeType.DIRECTORY, options), timeout(), "creating " + path);
         } catch (CreelException e) {
             if (e.code() != ErrorCode.ALREADY_EXISTS) {
                 throw new CreelException(e.code(), "cannot create the shuffle directory " + path + " in Creel ("

@@ -103,6 +103,9 @@ class BroadcastCleanupTest {
             all.get(0).destroy();
             assertFalse(BroadcastFixture.exists(client, first));
             assertEquals(4, BroadcastFixture.children(client, appDir).size());
+            io.creel.common.protocol.NodeExpiry expiry = client.lookup(appDir).join().info().expiry();
+            assertTrue(expiry != null && expiry.session(),
+                    "the broadcasts' directory is bound to the driver's session (a crash removes it): " + expiry);
             // Still referenced when the application ends: the plugin removes them.
             assertEquals(4, all.subList(1, 5).stream().filter(Broadcast::isValid).count());
         }

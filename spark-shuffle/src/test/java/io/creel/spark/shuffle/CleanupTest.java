@@ -76,6 +76,9 @@ class CleanupTest {
             appDir = dirA.substring(0, dirA.lastIndexOf('/'));
             liveKey = ShufflePaths.liveTable(SparkCreelConf.ROOT_DEFAULT) + "/" + appDir.substring(appDir.lastIndexOf('/') + 1);
             assertTrue(CreelShuffleInspector.exists(client, liveKey), "a running application has a heartbeat");
+            io.creel.common.protocol.NodeExpiry expiry = client.lookup(appDir).join().info().expiry();
+            assertTrue(expiry != null && expiry.session(),
+                    "the application's directory is bound to the driver's session (a crash removes it): " + expiry);
         }
         assertFalse(CreelShuffleInspector.exists(client, appDir), "the application's data goes when it stops");
         assertFalse(CreelShuffleInspector.exists(client, liveKey), "and so does its heartbeat");

@@ -17,9 +17,11 @@ import org.slf4j.LoggerFactory;
 /**
  * A TCP relay on loopback between clients and one namenode, so the chaos mode can cut every client
  * connection at once ({@link #cut}) as a lost network path would, while the namenode keeps running.
- * Clients reconnect through it afterwards. Threads per connection: a test has a handful.
+ * Clients reconnect through it afterwards, unless it is {@link #down} (a cut that lasts: every
+ * connection is closed as it comes, as by a namenode out of reach). Threads per connection: a test
+ * has a handful. Public for the end-to-end tests of other packages (expiring nodes across a cut).
  */
-final class CuttableProxy implements AutoCloseable {
+public final class CuttableProxy implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CuttableProxy.class);
     private static final int CONNECT_TIMEOUT_MILLIS = 5_000;
     private static final long JOIN_MILLIS = 5_000;
@@ -30,8 +32,10 @@ final class CuttableProxy implements AutoCloseable {
     private final List<Socket> open = new CopyOnWriteArrayList<>();
     private final List<Thread> pumps = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
+    /** While set, the path is cut: new connections are closed at once. */
+    private volatile boolean down;
 
-    CuttableProxy(HostPort target) {
+    public CuttableProxy(HostPort target) {
         this.target = target;
         try {
             listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -44,12 +48,23 @@ final class CuttableProxy implements AutoCloseable {
     }
 
     /** Where clients connect instead of the namenode. */
-    HostPort address() {
+    public HostPort address() {
         return new HostPort("127.0.0.1", listener.getLocalPort());
     }
 
+    /**
+     * With {@code true}, cuts every relayed connection and refuses new ones until called with
+     * {@code false}: a network cut that lasts.
+     */
+    public void down(boolean cutNow) {
+        down = cutNow;
+        if (cutNow) {
+            cut();
+        }
+    }
+
     /** Closes every relayed connection now; requests in flight on them are lost. */
-    int cut() {
+    public int cut() {
         int n = 0;
         for (Socket s : open) {
             quietClose(s);
@@ -69,6 +84,10 @@ final class CuttableProxy implements AutoCloseable {
                     LOG.warn("proxy to namenode {} stops accepting: {}", target, e.toString());
                 }
                 return;
+            }
+            if (down) {
+                quietClose(client);
+                continue;
             }
             Socket upstream = new Socket();
             try {
@@ -119,6 +138,7 @@ final class CuttableProxy implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        down = false;
         try {
             listener.close();
         } catch (IOException e) {
