@@ -240,7 +240,7 @@ public final class FakeNamenode implements AutoCloseable {
     }
 
     private NodeInfo info(Node n) {
-        return new NodeInfo(n.id, n.type, n.length, "", "", n.enumerable, 0, n.lease != 0, n.expiry);
+        return new NodeInfo(n.id, n.type, n.length, "", "", n.enumerable, 0, n.lease != 0, 0, n.expiry);
     }
 
     private BlockLocation location(Node n, int index) {

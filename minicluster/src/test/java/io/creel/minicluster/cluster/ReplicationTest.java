@@ -159,6 +159,28 @@ class ReplicationTest {
     }
 
     @Test
+    void aClusterThatCannotRestoreTheFactorSaysSoAndWaitsInsteadOfRetryingInALoop() throws Exception {
+        try (Clusters.Running running = start(2, "500ms");
+             CreelClient client = remoteClient(running.cluster)) {
+            CreelNode file = client.create("/degraded", NodeType.FILE, CreateOptions.defaults().withReplication(2))
+                    .join();
+            write(file, 0, 4);
+            running.cluster.stopStorageServer(1); // one host left: no second copy can be made anywhere
+            await(() -> client.fsck("/").join().replication().failedRepairs() > 0, "the repair tried and failed");
+            Thread.sleep(3000);
+            FsckReply fsck = client.fsck("/").join();
+            assertEquals(1, fsck.underReplicated().size(), fsck.toString());
+            assertTrue(fsck.damaged().isEmpty(), "one live copy: nothing is lost");
+            assertTrue(fsck.replication().lastProblem().contains("different hosts"), fsck.replication().toString());
+            // Backing off while nothing changes: a handful of attempts per block in 3 s, not a busy loop.
+            assertTrue(fsck.replication().failedRepairs() < 4 * 20, fsck.replication().toString());
+            try (CreelClient other = remoteClient(running.cluster)) {
+                readAll(other.lookup("/degraded").join(), 4);
+            }
+        }
+    }
+
+    @Test
     void aDecommissionedServersBlocksMoveBeforeItLeaves() throws Exception {
         try (Clusters.Running running = start(3, "60s");
              CreelClient client = remoteClient(running.cluster)) {

@@ -37,7 +37,11 @@ public final class ReplicaRepair implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaRepair.class);
     /** Blocks taken from one walk of the namespace. */
     static final int TASKS_PER_SCAN = 256;
-    /** How long one copy may take before it counts as failed. */
+    /** The longest pause between walks while blocks stay short and nothing changes. */
+    static final long MAX_BACKOFF_MILLIS = 30_000;
+    /** Failed repairs are logged at most once per this many seconds. */
+    static final long WARN_EVERY_SECONDS = 60;
+        /** How long one copy may take before it counts as failed. */
     static final long COPY_TIMEOUT_MILLIS = 30_000;
 
     private final Namespace namespace;
@@ -54,6 +58,9 @@ public final class ReplicaRepair implements AutoCloseable {
     private long copiedBytes;
     private long failures;
     private String lastProblem = "";
+    /** When a failed repair was last logged, and how many failed since without a line of their own. */
+    private long warnedAt;
+    private long unwarned;
 
     /**
      * @param clusterState   what the walk depends on besides the namespace (dead and draining
@@ -87,34 +94,39 @@ public final class ReplicaRepair implements AutoCloseable {
         Object lastState = null;
         long lastDropped = -1;
         boolean more = true;
-        long lastWalk = 0;
+        long backoff = idleMillis;
         while (running) {
             try {
                 Object state = clusterState.get();
                 long dropped = namespace.copiesDropped();
-                long now = System.currentTimeMillis();
+                boolean changed = !Objects.equals(state, lastState) || dropped != lastDropped;
                 // A walk costs a pass over the namespace under its lock: only when something may be short.
-                if (!more && Objects.equals(state, lastState) && dropped == lastDropped) {
+                if (!more && !changed) {
                     sleep(idleMillis);
                     continue;
                 }
-                if (!more || now - lastWalk >= idleMillis || lastState == null) {
-                    lastState = state;
-                    lastDropped = dropped;
-                }
+                lastState = state;
+                lastDropped = dropped;
                 Namespace.ReplicationScan scan = namespace.replicationWork(TASKS_PER_SCAN);
-                lastWalk = now;
                 publish(scan);
+                int progressed = 0;
                 for (Namespace.RepairTask t : scan.tasks()) {
                     if (!running) {
                         return;
                     }
-                    repair(t);
+                    if (repair(t)) {
+                        progressed++;
+                    }
                 }
-                // Blocks of nodes still being written are looked at again, less often, until they close.
+                // Blocks of nodes still being written are looked at again until they close; blocks that
+                // cannot be repaired now (no host left for a copy, no space) are looked at less and less
+                // often while nothing changes, so a degraded cluster is not walked in a loop.
                 more = !scan.tasks().isEmpty() || scan.waitingForWriter() > 0;
-                if (scan.tasks().isEmpty()) {
-                    sleep(idleMillis);
+                if (progressed > 0) {
+                    backoff = idleMillis;
+                } else if (more) {
+                    sleepUnlessChanged(backoff, state, dropped);
+                    backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
                 }
             } catch (RuntimeException e) {
                 // The thread must outlive any one failure: the next walk finds what is still short.
@@ -128,6 +140,17 @@ public final class ReplicaRepair implements AutoCloseable {
         }
     }
 
+    /** Sleeps {@code millis}, waking early (at the idle period's pace) when the cluster changes. */
+    private void sleepUnlessChanged(long millis, Object state, long dropped) {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        while (running && System.nanoTime() < end) {
+            sleep(Math.min(idleMillis, millis));
+            if (!Objects.equals(clusterState.get(), state) || namespace.copiesDropped() != dropped) {
+                return;
+            }
+        }
+    }
+
     private void publish(Namespace.ReplicationScan scan) {
         synchronized (this) {
             progress = new ReplicationProgress(scan.underReplicated(), scan.waitingForWriter(), scan.lost(), repaired,
@@ -135,20 +158,23 @@ public final class ReplicaRepair implements AutoCloseable {
         }
     }
 
-    /** Repairs one block: reserve, copy, install; every failure leaves the block as it was. */
-    void repair(Namespace.RepairTask t) {
+    /**
+     * Repairs one block: reserve, copy, install; every failure leaves the block as it was. Returns
+     * whether the block got its copies (or shed its dead ones).
+     */
+    boolean repair(Namespace.RepairTask t) {
         List<BlockCopy> made;
         try {
             made = namespace.reserveCopies(t);
         } catch (RegionShortage e) {
             regions.acquire(e.storageClass()); // the next walk finds the block again
-            return;
+            return false;
         } catch (CreelException e) {
             problem(t, e.getMessage());
-            return;
+            return false;
         }
         if (made.isEmpty() && t.missing() > 0) {
-            return; // the node changed since the walk
+            return false; // the node changed since the walk
         }
         if (!made.isEmpty()) {
             pacer.take(t.bytes() * made.size());
@@ -157,7 +183,7 @@ public final class ReplicaRepair implements AutoCloseable {
             } catch (CreelException e) {
                 namespace.abandonCopies(made);
                 problem(t, e.getMessage());
-                return;
+                return false;
             }
         }
         if (namespace.installCopies(t, made)) {
@@ -167,7 +193,9 @@ public final class ReplicaRepair implements AutoCloseable {
             }
             LOG.info("{}: block {} has {} new cop{}{}", t.path(), t.index(), made.size(), made.size() == 1 ? "y" : "ies",
                     made.isEmpty() ? " (copies on dead or draining servers dropped)" : "");
+            return true;
         }
+        return false;
     }
 
     /** Reads the block from a live copy and writes it to every new one. */
@@ -211,11 +239,24 @@ public final class ReplicaRepair implements AutoCloseable {
     }
 
     private void problem(Namespace.RepairTask t, String why) {
+        long now = System.nanoTime();
+        long before = -1;
         synchronized (this) {
             failures++;
             lastProblem = t.path() + ": block " + t.index() + ": " + why;
+            if (warnedAt == 0 || now - warnedAt >= TimeUnit.SECONDS.toNanos(WARN_EVERY_SECONDS)) {
+                warnedAt = now;
+                before = unwarned;
+                unwarned = 0;
+            } else {
+                unwarned++;
+            }
         }
-        LOG.warn("{}: block {} stays short of copies for now: {}", t.path(), t.index(), why);
+        // A degraded cluster fails the same repairs over and over: one line a minute says so.
+        if (before >= 0) {
+            LOG.warn("{}: block {} stays short of copies for now: {}{}", t.path(), t.index(), why,
+                    before == 0 ? "" : " (and " + before + " other repairs failed since the last warning)");
+        }
     }
 
     private void sleep(long millis) {
