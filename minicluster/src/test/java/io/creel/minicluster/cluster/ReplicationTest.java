@@ -159,6 +159,32 @@ class ReplicationTest {
     }
 
     @Test
+    void aBlockWhoseCopyHasNowhereToGoIsTriedAgainCalmlyNotInABusyLoop() throws Exception {
+        // Two hosts: servers 0 and 2 on 127.0.0.1, server 1 alone on 127.0.0.2. Every block of a
+        // factor-2 File has a copy on each host, so with server 1 dead no live server is on a host
+        // other than the remaining copy's: the blocks stay short of their factor for good.
+        try (Clusters.Running running = Clusters.start(b -> base(b, 2, "1s").servers(3, 0));
+             CreelClient client = remoteClient(running.cluster)) {
+            CreelNode file = client.create("/stuck", NodeType.FILE, CreateOptions.defaults().withReplication(2)).join();
+            write(file, 0, 2);
+            running.cluster.stopStorageServer(1);
+            await(() -> client.fsck("/").join().replication().failedRepairs() > 0,
+                    "the repair tried the blocks and found nowhere to copy them");
+            long before = client.fsck("/").join().replication().failedRepairs();
+            long window = 2_000;
+            Thread.sleep(window); // the measurement itself: how many attempts fit in this window
+            FsckReply after = client.fsck("/").join();
+            // The cluster does not change, so the blocks are tried once per idle period (500 ms) of
+            // the repair thread: a handful of attempts each, where a loop makes tens of thousands.
+            long attempts = after.replication().failedRepairs() - before;
+            assertTrue(attempts <= 2 * (window / 500 + 2), attempts + " failed repairs of 2 blocks in " + window
+                    + " ms: " + after.replication());
+            assertEquals(2, after.replication().underReplicated(), after.toString());
+            readAll(client.lookup("/stuck").join(), 2); // the copy left serves
+        }
+    }
+
+    @Test
     void aDecommissionedServersBlocksMoveBeforeItLeaves() throws Exception {
         try (Clusters.Running running = start(3, "60s");
              CreelClient client = remoteClient(running.cluster)) {

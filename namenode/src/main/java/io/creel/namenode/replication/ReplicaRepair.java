@@ -54,6 +54,8 @@ public final class ReplicaRepair implements AutoCloseable {
     private long copiedBytes;
     private long failures;
     private String lastProblem = "";
+    /** Why the last repair failed, without the block: a new reason is logged as a warning, a repeated one is not. */
+    private String lastReason = "";
 
     /**
      * @param clusterState   what the walk depends on besides the namespace (dead and draining
@@ -105,15 +107,18 @@ public final class ReplicaRepair implements AutoCloseable {
                 Namespace.ReplicationScan scan = namespace.replicationWork(TASKS_PER_SCAN);
                 lastWalk = now;
                 publish(scan);
+                boolean progressed = false;
                 for (Namespace.RepairTask t : scan.tasks()) {
                     if (!running) {
                         return;
                     }
-                    repair(t);
+                    progressed |= repair(t);
                 }
                 // Blocks of nodes still being written are looked at again, less often, until they close.
                 more = !scan.tasks().isEmpty() || scan.waitingForWriter() > 0;
-                if (scan.tasks().isEmpty()) {
+                // A walk that repaired nothing (no host to copy to, no space, no source) would find the
+                // same blocks at once: wait before trying them again rather than spin on them.
+                if (!progressed) {
                     sleep(idleMillis);
                 }
             } catch (RuntimeException e) {
@@ -135,20 +140,23 @@ public final class ReplicaRepair implements AutoCloseable {
         }
     }
 
-    /** Repairs one block: reserve, copy, install; every failure leaves the block as it was. */
-    void repair(Namespace.RepairTask t) {
+    /**
+     * Repairs one block: reserve, copy, install; every failure leaves the block as it was. Returns
+     * whether the block changed (new copies installed, or copies on dead or draining servers dropped).
+     */
+    boolean repair(Namespace.RepairTask t) {
         List<BlockCopy> made;
         try {
             made = namespace.reserveCopies(t);
         } catch (RegionShortage e) {
             regions.acquire(e.storageClass()); // the next walk finds the block again
-            return;
+            return false;
         } catch (CreelException e) {
             problem(t, e.getMessage());
-            return;
+            return false;
         }
         if (made.isEmpty() && t.missing() > 0) {
-            return; // the node changed since the walk
+            return false; // the node changed since the walk
         }
         if (!made.isEmpty()) {
             pacer.take(t.bytes() * made.size());
@@ -157,17 +165,19 @@ public final class ReplicaRepair implements AutoCloseable {
             } catch (CreelException e) {
                 namespace.abandonCopies(made);
                 problem(t, e.getMessage());
-                return;
+                return false;
             }
         }
-        if (namespace.installCopies(t, made)) {
-            synchronized (this) {
-                repaired++;
-                copiedBytes += t.bytes() * made.size();
-            }
-            LOG.info("{}: block {} has {} new cop{}{}", t.path(), t.index(), made.size(), made.size() == 1 ? "y" : "ies",
-                    made.isEmpty() ? " (copies on dead or draining servers dropped)" : "");
+        if (!namespace.installCopies(t, made)) {
+            return false;
         }
+        synchronized (this) {
+            repaired++;
+            copiedBytes += t.bytes() * made.size();
+        }
+        LOG.info("{}: block {} has {} new cop{}{}", t.path(), t.index(), made.size(), made.size() == 1 ? "y" : "ies",
+                made.isEmpty() ? " (copies on dead or draining servers dropped)" : "");
+        return true;
     }
 
     /** Reads the block from a live copy and writes it to every new one. */
@@ -211,11 +221,20 @@ public final class ReplicaRepair implements AutoCloseable {
     }
 
     private void problem(Namespace.RepairTask t, String why) {
+        boolean again;
         synchronized (this) {
             failures++;
+            again = why.equals(lastReason);
+            lastReason = why;
             lastProblem = t.path() + ": block " + t.index() + ": " + why;
         }
-        LOG.warn("{}: block {} stays short of copies for now: {}", t.path(), t.index(), why);
+        // A cluster short of hosts or space fails every such block the same way, walk after walk:
+        // the operator is told once per reason (fsck and report count them all).
+        if (again) {
+            LOG.debug("{}: block {} stays short of copies for now: {}", t.path(), t.index(), why);
+        } else {
+            LOG.warn("{}: block {} stays short of copies for now: {}", t.path(), t.index(), why);
+        }
     }
 
     private void sleep(long millis) {
