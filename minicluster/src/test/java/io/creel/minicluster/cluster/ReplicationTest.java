@@ -185,6 +185,52 @@ class ReplicationTest {
     }
 
     @Test
+    void anAppendThatCannotReachTheFirstCopyGoesOnWithTheRepairedOne() throws Exception {
+        try (Clusters.Running running = start(3, "1s");
+             CreelClient client = remoteClient(running.cluster)) {
+            CreelNode file = client.create("/grow", NodeType.FILE, CreateOptions.defaults().withReplication(2)).join();
+            DirectWriter w = file.writer();
+            w.write(ByteBuffer.wrap(TestData.bytes(7, 0, BLOCK / 2))).join();
+            w.close().join();
+            BlockLocation before = client.blockLocations(client.lookup("/grow").join(), 0, BLOCK / 2).join().get(0);
+            String first = before.copy(0).server().address();
+            String second = before.copy(1).server().address();
+            running.cluster.stopStorageServer(serverIndexOf(running.cluster, before.copy(1)));
+            BlockLocation[] repaired = new BlockLocation[1];
+            await(() -> {
+                try (CreelClient fresh = remoteClient(running.cluster)) {
+                    CreelNode n = fresh.lookup("/grow").join();
+                    repaired[0] = fresh.blockLocations(n, 0, n.length()).join().get(0);
+                }
+                return repaired[0].copyCount() == 2 && !repaired[0].hasCopyOn(before.copy(1).server().serverId());
+            }, "block 0 has a new second copy instead of the one on " + second);
+            // The copy the repair made has a tag of its own, newer than the first copy's.
+            assertEquals(first, repaired[0].copy(0).server().address(), repaired[0].toString());
+            assertTrue(Long.compareUnsigned(repaired[0].copy(1).tag(), repaired[0].copy(0).tag()) > 0,
+                    repaired[0].toString());
+
+            // Now the first copy's server dies too, and a writer (of a new client: nothing cached)
+            // appends to the block: it leaves the unreachable first copy and writes on into the
+            // repaired one, which must stay named by its own tag — its server refuses any other.
+            running.cluster.stopStorageServer(serverIndexOf(running.cluster, repaired[0].copy(0)));
+            try (CreelClient appender = remoteClient(running.cluster)) {
+                DirectWriter a = appender.openForAppend("/grow").join().writer();
+                a.write(ByteBuffer.wrap(TestData.bytes(7, BLOCK / 2, BLOCK / 4))).join();
+                a.write(ByteBuffer.wrap(TestData.bytes(7, 3 * BLOCK / 4, BLOCK / 4))).join();
+                assertEquals(BLOCK, a.close().join().length());
+            }
+            try (CreelClient reader = remoteClient(running.cluster)) {
+                CreelNode n = reader.lookup("/grow").join();
+                BlockLocation now = reader.blockLocations(n, 0, n.length()).join().get(0);
+                assertEquals(List.of(repaired[0].copy(1)), now.copies(), "only the repaired copy is left, as it was");
+                ByteBuffer back = ByteBuffer.allocate(BLOCK);
+                assertEquals(BLOCK, (int) n.read(0, back).join());
+                TestData.verify(back.flip(), 7, 0, "/grow");
+            }
+        }
+    }
+
+    @Test
     void aDecommissionedServersBlocksMoveBeforeItLeaves() throws Exception {
         try (Clusters.Running running = start(3, "60s");
              CreelClient client = remoteClient(running.cluster)) {
