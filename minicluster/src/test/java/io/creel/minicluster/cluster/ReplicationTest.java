@@ -2,6 +2,7 @@ package io.creel.minicluster.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -231,6 +232,60 @@ class ReplicationTest {
     }
 
     @Test
+    void aWriterWhoseLocationsPredateANamenodeRestartStillLeavesAnUnreachableCopy(@TempDir Path logDir)
+            throws Exception {
+        try (Clusters.Running running = Clusters.start(b -> base(b, 3, "60s")
+                .set("creel.namenode.log.dir", logDir.toString()));
+             CreelClient client = remoteClient(running.cluster)) {
+            MiniCluster cluster = running.cluster;
+            // Server 0 comes back with a fresh medium, so the namenode gives it a new id, the fourth:
+            // after the namenode restarts, the three servers of its log get ids 1 to 3, so the id this
+            // client learned for server 0 is then nobody's, or another server's.
+            cluster.stopStorageServer(0);
+            cluster.startStorageServer(0);
+            awaitLive(cluster);
+            String zero = cluster.storageServer(0).info().address();
+            // One and a half blocks, each with a copy on server 0; the writer's client caches where.
+            CreelNode file = client.create("/cached", NodeType.FILE, CreateOptions.defaults().withReplication(2)
+                    .withLocationClass("127.0.0.1")).join();
+            DirectWriter w = file.writer();
+            w.write(ByteBuffer.wrap(TestData.bytes(5, 0, BLOCK + BLOCK / 2))).join();
+            w.close().join();
+            BlockLocation before = client.blockLocations(client.lookup("/cached").join(), 0, BLOCK + BLOCK / 2).join()
+                    .get(1);
+            int idBefore = before.copies().stream().filter(c -> c.server().address().equals(zero)).findFirst()
+                    .orElseThrow(() -> new AssertionError("no copy on server 0 (" + zero + "): " + before))
+                    .server().serverId();
+
+            cluster.restartNamenode();
+            awaitLive(cluster);
+            try (CreelClient fresh = remoteClient(cluster)) {
+                CreelNode n = fresh.lookup("/cached").join();
+                BlockLocation now = fresh.blockLocations(n, 0, n.length()).join().get(1);
+                int idNow = now.copies().stream().filter(c -> c.server().address().equals(zero)).findFirst()
+                        .orElseThrow().server().serverId();
+                assertNotEquals(idBefore, idNow, "the premise: server 0's id changed with the restart");
+            }
+
+            // Server 0 dies; the same client appends, from the location of block 1 it cached before.
+            cluster.stopStorageServer(0);
+            DirectWriter a = client.openForAppend("/cached").join().writer();
+            a.write(ByteBuffer.wrap(TestData.bytes(5, BLOCK + BLOCK / 2, BLOCK / 2))).join();
+            assertEquals(2L * BLOCK, a.close().join().length());
+            try (CreelClient reader = remoteClient(cluster)) {
+                CreelNode n = reader.lookup("/cached").join();
+                // The copy the writer could not reach left block 1: it lacks the appended bytes.
+                BlockLocation after = reader.blockLocations(n, 0, n.length()).join().get(1);
+                assertEquals(1, after.copyCount(), after.toString());
+                assertNotEquals(zero, after.server().address(), after.toString());
+                ByteBuffer back = ByteBuffer.allocate(2 * BLOCK);
+                assertEquals(2 * BLOCK, (int) n.read(0, back).join());
+                TestData.verify(back.flip(), 5, 0, "/cached");
+            }
+        }
+    }
+
+    @Test
     void aDecommissionedServersBlocksMoveBeforeItLeaves() throws Exception {
         try (Clusters.Running running = start(3, "60s");
              CreelClient client = remoteClient(running.cluster)) {
@@ -299,6 +354,13 @@ class ReplicationTest {
     }
 
     // ------------------------------------------------------------------ helpers
+
+    /** Waits until the namenode reports every running server live (identities they replaced may be listed too). */
+    private static void awaitLive(MiniCluster cluster) throws InterruptedException {
+        await(() -> cluster.storageServers().stream().allMatch(r -> cluster.namenode().status().servers().stream()
+                .anyMatch(s -> s.server().address().equals(r.info().address()) && s.state().equals("live"))),
+                "every running storage server live");
+    }
 
     private static Set<String> copiesOf(BlockLocation b) {
         Set<String> out = new HashSet<>();
