@@ -286,6 +286,47 @@ class ReplicationTest {
     }
 
     @Test
+    void anAppendWritesToTheCopyTheRepairAddedAfterItsClientCachedTheBlock() throws Exception {
+        try (Clusters.Running running = start(3, "1s");
+             CreelClient client = remoteClient(running.cluster)) {
+            MiniCluster cluster = running.cluster;
+            CreelNode file = client.create("/appended", NodeType.FILE, CreateOptions.defaults().withReplication(2))
+                    .join();
+            DirectWriter w = file.writer();
+            w.write(ByteBuffer.wrap(TestData.bytes(9, 0, BLOCK + BLOCK / 2))).join();
+            w.close().join();
+            CreelNode written = client.lookup("/appended").join();
+            ByteBuffer all = ByteBuffer.allocate(BLOCK + BLOCK / 2);
+            written.read(0, all).join(); // this client caches where both blocks are
+            BlockLocation before = client.blockLocations(written, 0, written.length()).join().get(1);
+            String gone = before.copy(1).server().address();
+            cluster.stopStorageServer(serverIndexOf(cluster, before.copy(1)));
+            BlockLocation[] repaired = new BlockLocation[1];
+            await(() -> {
+                try (CreelClient fresh = remoteClient(cluster)) {
+                    CreelNode n = fresh.lookup("/appended").join();
+                    repaired[0] = fresh.blockLocations(n, 0, n.length()).join().get(1);
+                }
+                return repaired[0].copyCount() == 2
+                        && repaired[0].copies().stream().noneMatch(c -> c.server().address().equals(gone));
+            }, "block 1 has a new copy instead of the one on " + gone);
+
+            // The same client appends: its writer must write to the copies the block has now.
+            DirectWriter a = client.openForAppend("/appended").join().writer();
+            a.write(ByteBuffer.wrap(TestData.bytes(9, BLOCK + BLOCK / 2, BLOCK / 2))).join();
+            assertEquals(2L * BLOCK, a.close().join().length());
+            // With the first copy's server gone as well, the repaired copy alone holds the whole block.
+            cluster.stopStorageServer(serverIndexOf(cluster, repaired[0].copy(0)));
+            try (CreelClient reader = remoteClient(cluster)) {
+                CreelNode n = reader.lookup("/appended").join();
+                ByteBuffer back = ByteBuffer.allocate(BLOCK);
+                assertEquals(BLOCK, (int) n.read(BLOCK, back).join());
+                TestData.verify(back.flip(), 9, BLOCK, "/appended block 1");
+            }
+        }
+    }
+
+    @Test
     void aDecommissionedServersBlocksMoveBeforeItLeaves() throws Exception {
         try (Clusters.Running running = start(3, "60s");
              CreelClient client = remoteClient(running.cluster)) {
