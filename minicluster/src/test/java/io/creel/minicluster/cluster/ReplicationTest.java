@@ -394,7 +394,36 @@ class ReplicationTest {
         }
     }
 
+    @Test
+    void aFactorWhoseOtherHostsAreFullRunsOutOfSpaceRatherThanOutOfHosts() {
+        // Eight blocks a server; the servers of two of the three hosts are then filled.
+        try (Clusters.Running running = Clusters.start(b -> base(b, 3, "60s").dram(8L * BLOCK));
+             CreelClient client = remoteClient(running.cluster)) {
+            for (String host : List.of("127.0.0.2", "127.0.0.3")) {
+                for (int i = 0; freeBlocks(running.cluster, host) > 0; i++) {
+                    assertTrue(i < 20, "cannot fill the server on " + host);
+                    write(client.create("/fill-" + host + "-" + i, NodeType.FILE,
+                            CreateOptions.defaults().withLocationClass(host)).join(), i, 1);
+                }
+            }
+            // Hosts for a second copy are there, their space is not: the error callers react to by
+            // freeing space or waiting, as for a full cluster without replication.
+            CompletionException e = org.junit.jupiter.api.Assertions.assertThrows(CompletionException.class,
+                    () -> write(client.create("/two", NodeType.FILE, CreateOptions.defaults().withReplication(2))
+                            .join(), 0, 1));
+            CreelException ce = CreelException.unwrap(e);
+            assertEquals(ErrorCode.OUT_OF_SPACE, ce.code(), ce.toString());
+            assertTrue(ce.getMessage().contains("replication 2") && ce.getMessage().contains("different hosts"),
+                    ce.getMessage());
+        }
+    }
+
     // ------------------------------------------------------------------ helpers
+
+    private static long freeBlocks(MiniCluster cluster, String host) {
+        return cluster.namenode().status().servers().stream().filter(s -> s.server().host().equals(host))
+                .mapToLong(io.creel.common.protocol.ServerStatus::freeBlocks).sum();
+    }
 
     /** Waits until the namenode reports every running server live (identities they replaced may be listed too). */
     private static void awaitLive(MiniCluster cluster) throws InterruptedException {
