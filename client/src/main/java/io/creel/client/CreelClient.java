@@ -185,6 +185,14 @@ public final class CreelClient implements AutoCloseable {
 
     /** A handle for the node an open reply describes; remembers the first block's location it brought. */
     CreelNode node(String path, int partition, OpenReply r) {
+        long blockSize = blockIo.blockSize();
+        if (r.lease() != 0 && r.node().length() % blockSize != 0) {
+            // An append starts in the node's last block and writes to every copy the namenode has of it
+            // now: a location cached earlier may miss a copy the repair has added since (which would
+            // then miss the appended bytes) or name one on a server that is gone.
+            blockIo.cache().forget(new io.creel.client.block.BlockKey(partition, r.node().id(),
+                    r.node().length() / blockSize));
+        }
         if (r.firstBlock() != null) {
             blockIo.cache().put(r.firstBlock(), partition);
         }

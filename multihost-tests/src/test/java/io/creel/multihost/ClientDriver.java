@@ -12,6 +12,7 @@ import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.NodeType;
 import io.creel.common.net.HostPort;
+import io.creel.common.protocol.BlockLocation;
 import io.creel.common.protocol.BlockReadRequest;
 import io.creel.common.protocol.LookupRequest;
 import io.creel.common.protocol.Opcode;
@@ -21,7 +22,9 @@ import io.creel.common.security.RpcSecurity;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -29,9 +32,10 @@ import java.util.concurrent.CompletableFuture;
  * and reports each step as one line on stdout, which the test waits for.
  *
  * <pre>
- * write PATH BYTES SEED [chunk=N] [pause=MS] [sync=K] [location=HOST]
+ * write PATH BYTES SEED [chunk=N] [pause=MS] [sync=K] [location=HOST] [replication=N] [layout=true]
  * read  PATH SEED [chunk=N] [pause=MS] [loop=true]
  * mkdir PATH [location=HOST]
+ * copies PATH N GONE_IP:PORT [within=MS]
  * probe KIND IP:PORT [KIND IP:PORT ...]     (KIND: namenode or storage)
  * </pre>
  *
@@ -64,13 +68,20 @@ public final class ClientDriver {
         System.setProperty("org.slf4j.simpleLogger.dateTimeFormat", "HH:mm:ss.SSS");
         if (args.length < 2) {
             System.err.println("usage: write PATH BYTES SEED [opts] | read PATH SEED [opts] | mkdir PATH [opts]"
-                    + " | probe KIND IP:PORT ...");
+                    + " | copies PATH N GONE_IP:PORT [opts] | probe KIND IP:PORT ...");
             System.exit(2);
         }
         Map<String, String> opts = new HashMap<>();
         CreelConf conf = CreelConf.load(CreelConf.locateSiteFile(null), Map.of());
         if (args[0].equals("probe")) {
             int code = probe(conf, args);
+            System.out.flush();
+            System.exit(code);
+        }
+        if (args[0].equals("copies")) {
+            parseOptions(args, 4, opts);
+            int code = awaitCopies(conf, args[1], Integer.parseInt(args[2]), args[3],
+                    Long.parseLong(opts.getOrDefault("within", "60000")));
             System.out.flush();
             System.exit(code);
         }
@@ -114,6 +125,9 @@ public final class ClientDriver {
         if (opts.containsKey("location")) {
             o = o.withLocationClass(opts.get("location"));
         }
+        if (opts.containsKey("replication")) {
+            o = o.withReplication(Integer.parseInt(opts.get("replication")));
+        }
         Step step = new Step("write", path);
         try {
             CreelNode node = step.await(client.create(path, NodeType.FILE, o));
@@ -135,6 +149,12 @@ public final class ClientDriver {
             }
             step.await(w.close());
             say("OK write " + path + " " + pos);
+            if (Boolean.parseBoolean(opts.getOrDefault("layout", "false"))) {
+                CreelNode written = step.await(client.lookup(path));
+                for (BlockLocation b : step.await(client.blockLocations(written, 0, written.length()))) {
+                    say(layout(b));
+                }
+            }
             return 0;
         } catch (CreelException e) {
             step.failed(e);
@@ -227,6 +247,44 @@ public final class ClientDriver {
             }
         }
         return failed == 0 ? 0 : 1;
+    }
+
+    /** Polls, each time with a new client, until every block of {@code path} has {@code copies} copies, none on {@code gone}. */
+    private static int awaitCopies(CreelConf conf, String path, int copies, String gone, long withinMillis) {
+        Step step = new Step("copies", path);
+        long start = System.nanoTime();
+        long deadline = start + withinMillis * 1_000_000;
+        while (true) {
+            List<BlockLocation> blocks;
+            try (CreelClient fresh = CreelClient.connect(conf)) {
+                CreelNode node = step.await(fresh.lookup(path));
+                blocks = step.await(fresh.blockLocations(node, 0, node.length()));
+            } catch (CreelException e) {
+                step.failed(e);
+                return 1;
+            }
+            List<String> shortOf = blocks.stream().filter(b -> b.copyCount() != copies
+                    || b.copies().stream().anyMatch(c -> c.server().address().equals(gone))).map(ClientDriver::layout)
+                    .toList();
+            if (shortOf.isEmpty()) {
+                say("OK copies " + path + " " + copies + " after " + (System.nanoTime() - start) / 1_000_000 + " ms");
+                blocks.forEach(b -> say(layout(b)));
+                return 0;
+            }
+            if (System.nanoTime() > deadline) {
+                say("FAILED copies " + path + " TIMEOUT after " + (System.nanoTime() - start) / 1_000_000 + " ms: "
+                        + shortOf.size() + " block(s) without " + copies + " copies off " + gone + ", e.g. "
+                        + shortOf.get(0));
+                return 1;
+            }
+            pause(200);
+        }
+    }
+
+    /** {@code BLOCK <index> <ip:port>,...}: where a block's copies are, first copy first. */
+    private static String layout(BlockLocation b) {
+        return "BLOCK " + b.blockIndex() + " " + b.copies().stream().map(c -> c.server().address())
+                .collect(Collectors.joining(","));
     }
 
     private static CompletableFuture<String> ask(RpcClient rpc, String kind) {

@@ -82,11 +82,7 @@ public final class BlockIo {
      * {@code unreachable}; the new location replaces the old one in the cache.
      */
     public CompletableFuture<BlockLocation> move(NodeRef node, long index, long lease, BlockLocation unreachable) {
-        return router.map(node.partition(), node.nodeId(), index, lease, unreachable.tag(),
-                unreachable.server().serverId()).thenApply(loc -> {
-            cache.put(loc, node.partition());
-            return loc;
-        });
+        return leave(node, index, lease, unreachable.tag(), unreachable.server());
     }
 
     /**
@@ -95,11 +91,30 @@ public final class BlockIo {
      */
     public CompletableFuture<BlockLocation> dropCopy(NodeRef node, long index, long lease, BlockLocation block,
                                                      StorageServerInfo unreachable) {
-        return router.map(node.partition(), node.nodeId(), index, lease, block.tag(), unreachable.serverId())
-                .thenApply(loc -> {
-                    cache.put(loc, node.partition());
-                    return loc;
-                });
+        return leave(node, index, lease, block.tag(), unreachable);
+    }
+
+    /**
+     * Asks the namenode to take block {@code index} (named by {@code tag}) off {@code unreachable}. A
+     * server id is one namenode run's name for a server: a location learned before the namenode
+     * restarted carries ids it no longer uses, or uses for other servers. So the block is looked up
+     * first and the server named by the id the namenode gives the copy at its address now (a MAP
+     * more, on a path taken only when a server is gone); with no copy there any more, the block has
+     * left that server already and its location now is the answer.
+     */
+    private CompletableFuture<BlockLocation> leave(NodeRef node, long index, long lease, long tag,
+                                                   StorageServerInfo unreachable) {
+        return router.map(node.partition(), node.nodeId(), index, lease).thenCompose(now -> {
+            for (BlockLocation c : now.copies()) {
+                if (c.server().address().equals(unreachable.address())) {
+                    return router.map(node.partition(), node.nodeId(), index, lease, tag, c.server().serverId());
+                }
+            }
+            return CompletableFuture.completedFuture(now);
+        }).thenApply(loc -> {
+            cache.put(loc, node.partition());
+            return loc;
+        });
     }
 
     /**

@@ -165,8 +165,8 @@ public final class BlockAllocator {
      * servers declare racks and a rack is left unused), from the same class order. Either every copy
      * is allocated or none is.
      *
-     * @throws CreelException UNAVAILABLE when fewer hosts than {@code copies} have a live server with
-     *                        room in those classes
+     * @throws CreelException UNAVAILABLE when fewer hosts than {@code copies} have a live server in
+     *                        those classes; OUT_OF_SPACE when they have, but without room
      */
     public synchronized AllocatedBlock allocate(String storageClass, String locationClass, Set<Integer> avoid,
                                                 int copies) {
@@ -193,7 +193,8 @@ public final class BlockAllocator {
      * @param wanted the block's replication factor, for the error
      * @param tag    the copy's tag, or 0 for a new one (a copy made later than its block's others)
      * @throws RegionShortage when such a server may still grant a region
-     * @throws CreelException UNAVAILABLE when no such server has room
+     * @throws CreelException OUT_OF_SPACE when such servers are live but none has room; UNAVAILABLE
+     *                        when no live server is on another host
      */
     public synchronized BlockCopy allocateCopy(String storageClass, List<BlockCopy> existing, Set<Integer> avoid,
                                                int wanted, long tag) {

@@ -108,7 +108,7 @@ final class BlockMap {
                     + " cannot move, it was never allocated (the node has " + n.blockCount() + ")");
         }
         AllocatedBlock old = n.block((int) index);
-        if (old.tag() != unreachableTag) {
+        if (old.tag() != unreachableTag && !(unreachableServer != 0 && copyTagged(old, unreachableTag))) {
             return old.at(n.id, index); // moved already, for another piece of the same block
         }
         if (unreachableServer != 0 && !old.hasCopyOn(unreachableServer)) {
@@ -146,9 +146,11 @@ final class BlockMap {
         for (BlockCopy c : old.copies()) {
             (c.server().serverId() == server ? dropped : keep).add(c);
         }
-        // The first copy's tag stays the allocation's name: pieces still under way name the block by it.
-        AllocatedBlock now = new AllocatedBlock(keep.get(0).server(), keep.get(0).blockNumber(), old.tag(),
-                keep.subList(1, keep.size()));
+        // Every copy keeps its own tag: a copy the repair made has a newer one than the copies written
+        // together, and its server refuses any other. If the first copy left, the block is named by the
+        // next one's tag from now on; pieces still under way that name it by the old tag are recognised
+        // by the copies that still carry it (moveUnreachable).
+        AllocatedBlock now = AllocatedBlock.of(keep);
         Set<Integer> avoid = new HashSet<>(n.lease.unreachable);
         avoid.add(server);
         n.lease.unreachable = Set.copyOf(avoid);
@@ -160,6 +162,16 @@ final class BlockMap {
                 + "the node is closed and repaired", n.path(), index, dropped.get(0).server().address(), keep.size(),
                 keep.size() == 1 ? "y" : "ies");
         return now.at(n.id, index);
+    }
+
+    /** Whether a copy of {@code b} carries {@code tag}: the allocation a writer named by that tag still holds it. */
+    private static boolean copyTagged(AllocatedBlock b, long tag) {
+        for (BlockCopy c : b.copies()) {
+            if (c.tag() == tag) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Copies dropped so far because their writer could not reach them. */

@@ -61,6 +61,8 @@ public final class ReplicaRepair implements AutoCloseable {
     /** When a failed repair was last logged, and how many failed since without a line of their own. */
     private long warnedAt;
     private long unwarned;
+    /** Why the last repair failed, without the block: a new reason is logged at once. */
+    private String lastReason = "";
 
     /**
      * @param clusterState   what the walk depends on besides the namespace (dead and draining
@@ -243,8 +245,10 @@ public final class ReplicaRepair implements AutoCloseable {
         long before = -1;
         synchronized (this) {
             failures++;
+            boolean newReason = !why.equals(lastReason);
+            lastReason = why;
             lastProblem = t.path() + ": block " + t.index() + ": " + why;
-            if (warnedAt == 0 || now - warnedAt >= TimeUnit.SECONDS.toNanos(WARN_EVERY_SECONDS)) {
+            if (newReason || warnedAt == 0 || now - warnedAt >= TimeUnit.SECONDS.toNanos(WARN_EVERY_SECONDS)) {
                 warnedAt = now;
                 before = unwarned;
                 unwarned = 0;
@@ -252,10 +256,13 @@ public final class ReplicaRepair implements AutoCloseable {
                 unwarned++;
             }
         }
-        // A degraded cluster fails the same repairs over and over: one line a minute says so.
+        // A degraded cluster fails the same repairs over and over: a new reason is logged at once, the
+        // same one a line a minute (fsck and report count them all).
         if (before >= 0) {
             LOG.warn("{}: block {} stays short of copies for now: {}{}", t.path(), t.index(), why,
                     before == 0 ? "" : " (and " + before + " other repairs failed since the last warning)");
+        } else {
+            LOG.debug("{}: block {} stays short of copies for now: {}", t.path(), t.index(), why);
         }
     }
 

@@ -423,7 +423,8 @@ public final class BlockTransfers implements AutoCloseable {
                     CreelException failure = wrap(e, loc, choice);
                     failure.addSuppressed(CreelException.unwrap(t));
                     outcome.completeExceptionally(failure);
-                } else if (to != null && to.tag() == copyOf.tag() && !to.hasCopyOn(loc.server().serverId())) {
+                } else if (to != null && remainsOf(to, copyOf) && to.copies().stream()
+                        .noneMatch(c -> c.server().address().equals(loc.server().address()))) {
                     LOG.warn("{}: block {}: storage server {} cannot be reached ({}); the write goes on with the "
                             + "block's {} other cop{}", what, blockIndex, loc.server().address(), e.getMessage(),
                             to.copyCount(), to.copyCount() == 1 ? "y" : "ies");
@@ -432,6 +433,26 @@ public final class BlockTransfers implements AutoCloseable {
                     outcome.completeExceptionally(wrap(e, loc, choice));
                 }
             });
+        }
+
+        /**
+         * Whether {@code now} is what is left of {@code block} after copies were dropped: each of its
+         * copies one of {@code block}'s, same server, block and tag. (Its name, the first copy's tag,
+         * changes when the first copy is the one dropped.) Anything else means the block moved. Servers
+         * are compared by address: their ids change when the namenode restarts.
+         */
+        private static boolean remainsOf(BlockLocation now, BlockLocation block) {
+            for (BlockLocation c : now.copies()) {
+                boolean found = false;
+                for (BlockLocation was : block.copies()) {
+                    found |= was.server().address().equals(c.server().address()) && was.blockNumber() == c.blockNumber()
+                            && was.tag() == c.tag();
+                }
+                if (!found) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         /** The one wrapping of a failure: the data, the block, and where it was when it failed. */

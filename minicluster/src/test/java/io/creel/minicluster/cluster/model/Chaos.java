@@ -23,6 +23,13 @@ import java.util.concurrent.TimeUnit;
  * lose it), namenodes restarted from their log, every client connection to the namenodes cut. It
  * remembers which servers are down or lost their data, so the run can tell a clear error about
  * data whose server died (allowed) from any other failure (a mismatch). Derived from the seed alone.
+ *
+ * <p>With a replication factor above 1 (the replication mode) every block of a File or KeyValue has
+ * that many copies on servers of different hosts, and a server is killed only while the cluster is
+ * whole: no server down, the last one killed declared dead, no block short of its factor (the
+ * namenodes have repaired what the last kill took) and no writer held open across operations (see
+ * {@link #mayKill}). Then no kill can take a block's last copy, and the run allows no lost data at
+ * all; only a directory's records, which have one copy, may still be lost with their server.
  */
 final class Chaos implements AutoCloseable {
     /** A storage-server error a reader may get for data on a server that died. */
@@ -32,9 +39,13 @@ final class Chaos implements AutoCloseable {
     /** The namenodes' server timeout in the chaos mode. */
     private static final long SERVER_TIMEOUT_MILLIS = 3_000;
 
-    /** Settings every chaos cluster gets on top of its shape: fast heartbeats, a log, short timeouts. */
-    static Map<String, String> settings(long seed, String logDir) {
+    /**
+     * Settings every chaos cluster gets on top of its shape: fast heartbeats, a log, short timeouts;
+     * and the namenodes' replication factor for Files and KeyValues.
+     */
+    static Map<String, String> settings(long seed, String logDir, int replication) {
         Map<String, String> s = new LinkedHashMap<>();
+        s.put("creel.namenode.replication", Integer.toString(replication));
         s.put("creel.namenode.log.dir", logDir);
         s.put("creel.storage.heartbeat.interval", "100ms");
         // Long enough that a loaded machine's pauses never make a live server look dead (then its
@@ -53,7 +64,11 @@ final class Chaos implements AutoCloseable {
         return new SplittableRandom(seed ^ 0x5DEECE66DL).nextBoolean();
     }
 
+    /** How long the replication mode waits for the cluster to be whole before it lets a kill go by. */
+    private static final long WHOLE_MILLIS = 10_000;
+
     private final MiniCluster cluster;
+    private final int replication;
     private final SplittableRandom random;
     private final boolean persistent;
     private final List<CuttableProxy> proxies = new ArrayList<>();
@@ -68,9 +83,14 @@ final class Chaos implements AutoCloseable {
     private long lastFault;
     /** When a namenode last restarted (System.nanoTime), 0 if never. */
     private long lastNamenodeRestart;
+    /** Kills the replication mode let go by because the cluster was not whole in time. */
+    private int killsSkipped;
+    /** The namenodes' failed repairs when the replication mode last asked. */
+    private long failedRepairsSeen;
 
-    Chaos(long seed, MiniCluster cluster) {
+    Chaos(long seed, MiniCluster cluster, int replication) {
         this.cluster = cluster;
+        this.replication = replication;
         this.random = new SplittableRandom(seed ^ 0xC4A05L);
         this.persistent = persistent(seed);
         for (NamenodeServer nn : cluster.namenodes()) {
@@ -120,6 +140,96 @@ final class Chaos implements AutoCloseable {
         }
         restartAt.put(index, step + after);
         return what + "; it starts again at step " + (step + after);
+    }
+
+    /** Whether blocks have more than one copy here (the replication mode). */
+    boolean replicated() {
+        return replication > 1;
+    }
+
+    int replication() {
+        return replication;
+    }
+
+    /**
+     * In the replication mode, whether a server may be killed now without taking the last copy of
+     * any block: every storage server runs, every namenode has caught up with the kills (it reports
+     * each running server live and every identity a kill ended dead: until then it counts no block
+     * of that server short, nor repairs it), no writer is held open ({@code openWriter}, its path, or
+     * null), and fsck through {@code client} finds no block short of its factor and none without a
+     * live copy. Waits for that while the repair is under way (at most
+     * {@value #WHOLE_MILLIS} ms). Returns null when a server may be killed, else why not: then the
+     * kill is let go by, at once when waiting would not help — a held writer's blocks are repaired
+     * only once it closes, a repair that failed (a full tier) only after a pause.
+     */
+    String mayKill(io.creel.client.CreelClient client, String openWriter) throws InterruptedException {
+        if (!replicated()) {
+            return null;
+        }
+        if (!restartAt.isEmpty()) {
+            killsSkipped++;
+            return "server(s) " + restartAt.keySet() + " still down";
+        }
+        if (openWriter != null) {
+            // A writer that lost a copy goes on with the others, and what it writes then has one copy
+            // fewer until it closes and the namenode repairs it; fsck sees only what it published.
+            killsSkipped++;
+            return "the writer of " + openWriter + " is open";
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WHOLE_MILLIS);
+        while (true) {
+            String why = notCaughtUp();
+            io.creel.common.protocol.FsckReply fsck = null;
+            if (why == null) {
+                fsck = fsck(client);
+                why = fsck == null ? "fsck failed" : !fsck.damaged().isEmpty()
+                        ? "fsck finds blocks without a live copy: " + fsck.damaged()
+                        : !fsck.underReplicated().isEmpty() ? "fsck finds blocks short of " + replication + " copies: "
+                        + fsck.underReplicated() + "; repair: " + fsck.replication() : null;
+            }
+            if (why == null) {
+                return null;
+            }
+            boolean stuck = fsck != null && (fsck.replication().waitingForWriter() > 0
+                    || fsck.replication().failedRepairs() > failedRepairsSeen);
+            if (fsck != null) {
+                failedRepairsSeen = fsck.replication().failedRepairs();
+            }
+            if (stuck || System.nanoTime() > deadline) {
+                killsSkipped++;
+                return why;
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /** Why a namenode has not caught up with the kills yet, or null when every one has. */
+    private String notCaughtUp() {
+        Set<String> running = new java.util.HashSet<>();
+        for (StorageServerRuntime s : cluster.storageServers()) {
+            running.add(s.info().address());
+        }
+        for (int i = 0; i < cluster.namenodes().size(); i++) {
+            for (io.creel.common.protocol.ServerStatus x : cluster.namenodes().get(i).status().servers()) {
+                boolean runs = running.contains(x.server().address());
+                if (runs != x.state().equals("live")) {
+                    return "namenode " + i + " reports storage server " + x.server().address() + " (id "
+                            + x.server().serverId() + ") " + x.state() + (runs ? "" : " after it was killed");
+                }
+            }
+        }
+        return null;
+    }
+
+    private static io.creel.common.protocol.FsckReply fsck(io.creel.client.CreelClient client) {
+        try {
+            return client.fsck("/").get(20, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
+        }
     }
 
     /** Starts the servers whose time has come ({@code all}: every stopped one); the trace line or null. */
@@ -255,7 +365,9 @@ final class Chaos implements AutoCloseable {
 
     /** For the run's summary. */
     String summary() {
-        return kills + " server kills (" + (persistent ? "persistent" : "data lost") + "), " + namenodeRestarts
+        return kills + " server kills (" + (persistent ? "persistent" : "data lost")
+                + (replicated() ? "; factor " + replication + ", " + killsSkipped + " kills let go by, the cluster not whole"
+                : "") + "), " + namenodeRestarts
                 + " namenode restarts, " + cuts + " connection cuts";
     }
 

@@ -26,7 +26,19 @@ record ClusterShape(int namenodes, int blockSize, int dramBlocks, int diskBlocks
 
     /** Starts the cluster in temporary directories, with {@code extra} settings on top of the shape's. */
     MiniCluster start(java.util.Map<String, String> extra) {
-        MiniCluster.Builder b = MiniCluster.builder().namenodes(namenodes).servers(dramServers, 1)
+        return start(extra, 1);
+    }
+
+    /**
+     * Starts the cluster for blocks of {@code replication} copies: with more than one, the storage
+     * servers are spread over one host more than the factor (loopback addresses), each storage class
+     * with a server on every host, so a block that lost a copy with its server has a host to get it
+     * back on.
+     */
+    MiniCluster start(java.util.Map<String, String> extra, int replication) {
+        int hosts = replication > 1 ? replication + 1 : 1;
+        MiniCluster.Builder b = MiniCluster.builder().namenodes(namenodes).hosts(hosts)
+                .servers(Math.max(dramServers, hosts), hosts)
                 .dram((long) dramBlocks * blockSize).disk((long) diskBlocks * blockSize)
                 .temporaryDirectories()
                 .set("creel.block.size", Integer.toString(blockSize))

@@ -64,6 +64,8 @@ final class ModelRun {
     private final long seed;
     private final int ops;
     private final boolean chaosMode;
+    /** Copies of each block of a File or KeyValue (the namenodes' factor); above 1 only with chaos. */
+    private final int replication;
     private final ClusterShape shape;
     /** The chaos mode's faults and what they allow; {@code null} without it. */
     private Chaos chaos;
@@ -84,9 +86,21 @@ final class ModelRun {
     private final java.util.TreeMap<ErrorCode, Integer> refusedAs = new java.util.TreeMap<>();
 
     ModelRun(long seed, int ops, boolean chaos) {
+        this(seed, ops, chaos, 1);
+    }
+
+    /**
+     * A run with chaos whose Files and KeyValues have {@code replication} copies of each block (the
+     * replication mode when above 1): servers die one at a time, and no data may be lost.
+     */
+    ModelRun(long seed, int ops, boolean chaos, int replication) {
+        if (replication > 1 && !chaos) {
+            throw new IllegalArgumentException("the replication mode runs with chaos");
+        }
         this.seed = seed;
         this.ops = ops;
         this.chaosMode = chaos;
+        this.replication = replication;
         this.shape = ClusterShape.of(seed);
     }
 
@@ -96,7 +110,8 @@ final class ModelRun {
     }
 
     Summary run() {
-        trace.add("cluster: " + shape + (chaosMode ? "; chaos, " + (Chaos.persistent(seed) ? "persistent" : "volatile")
+        trace.add("cluster: " + shape + (replication > 1 ? "; replication " + replication + " over " + (replication + 1)
+                + " hosts" : "") + (chaosMode ? "; chaos, " + (Chaos.persistent(seed) ? "persistent" : "volatile")
                 + " storage servers; client 1 local access " + shape.localAccess() + ", client 2 "
                 + !shape.localAccess() : ""));
         java.nio.file.Path logDir = null;
@@ -113,8 +128,9 @@ final class ModelRun {
     }
 
     private Summary run(java.nio.file.Path logDir) {
-        try (MiniCluster cluster = shape.start(chaosMode ? Chaos.settings(seed, logDir.toString()) : java.util.Map.of());
-             Chaos c = chaosMode ? new Chaos(seed, cluster) : null;
+        try (MiniCluster cluster = shape.start(chaosMode ? Chaos.settings(seed, logDir.toString(), replication)
+                : java.util.Map.of(), replication);
+             Chaos c = chaosMode ? new Chaos(seed, cluster, replication) : null;
              // In the chaos mode one client maps same-host servers' files and the other goes over TCP,
              // so a killed server is met on both paths whatever the shape says.
              CreelClient first = CreelClient.connect(c != null ? c.clientConf(shape.localAccess()) : cluster.clientConf());
@@ -155,6 +171,9 @@ final class ModelRun {
             }
             trace.add("end: check everything");
             checkAll();
+            if (chaos != null && chaos.replicated()) {
+                checkNothingLost();
+            }
             trace.add("end: remove everything, for the concurrent phase");
             for (String top : List.copyOf(model.find("/").children.keySet())) {
                 expect(new Operation.Delete("/" + top, true), Outcome.ok(model.find("/" + top).type.displayName()),
@@ -195,7 +214,9 @@ final class ModelRun {
         } else if (op instanceof Operation.GetValue o) {
             String path = join(o.table(), o.key());
             Outcome expected = refusePath(path) != null ? Outcome.fail(refusePath(path)) : model.getValue(path);
-            expect(o, expected, call(() -> client.getValue(o.table(), o.key()), ModelRun::bytesOf), Set.of(), path);
+            Outcome got = call(() -> client.getValue(o.table(), o.key()), ModelRun::bytesOf);
+            noLoss(o.toString(), got);
+            expect(o, expected, got, Set.of(), path);
         } else if (op instanceof Operation.Read o) {
             read(o);
         } else if (op instanceof Operation.Delete o) {
@@ -347,6 +368,7 @@ final class ModelRun {
             noteOutOfSpace();
             return actual.error();
         }
+        noLoss(o + ": " + step, actual);
         if (chaos != null && (allowedLoss(actual) || unknown(o, actual))) {
             return actual.error();
         }
@@ -386,6 +408,7 @@ final class ModelRun {
             return n.read(o.offset(), dst).thenApply(k -> k < 0 ? (Object) (-1) : new Bytes(
                     java.util.Arrays.copyOf(dst.array(), k)));
         }), v -> v);
+        noLoss(o.toString(), actual);
         expect(o, expected, actual, Set.of(), o.path());
     }
 
@@ -577,9 +600,15 @@ final class ModelRun {
         if (r.nextInt(CHAOS_EVERY) != 0) {
             return;
         }
-        switch (r.nextInt(4)) {
+        // The replication mode is about servers dying: half its faults are kills (a quarter elsewhere).
+        switch (chaos.replicated() && r.nextBoolean() ? 0 : r.nextInt(4)) {
             case 0 -> {
                 int after = r.nextInt(3) == 0 ? 0 : 1 + r.nextInt(15);
+                String notNow = chaos.mayKill(client, held == null ? null : held.path);
+                if (notNow != null) {
+                    chaosTrace(step + ": chaos: no server killed, the cluster is not whole: " + notNow);
+                    return;
+                }
                 chaosTrace(step + ": chaos: kill a storage server");
                 chaosTrace(step + ": chaos: " + chaos.killServer(step, after));
             }
@@ -608,6 +637,11 @@ final class ModelRun {
         inFlightFaults++;
         boolean local = r.nextBoolean();
         int fault = r.nextInt(IN_FLIGHT_FAULTS.length);
+        String notNow = fault == 1 ? chaos.mayKill(client, held == null ? null : held.path) : null;
+        if (notNow != null) {
+            chaosTrace(step + ": chaos: no server killed, the cluster is not whole (" + notNow + "); a cut instead");
+            fault = 3;
+        }
         String fresh = "/chaos-" + step; // never one of the generator's names
         chaosTrace(step + ": chaos: a third client (" + (local ? "same-host access" : "TCP only") + ") reads and writes "
                 + fresh + ", then the chaos " + IN_FLIGHT_FAULTS[fault]);
@@ -656,6 +690,9 @@ final class ModelRun {
                 Bytes want = model.find(reads.get(i)).data;
                 // A restarted namenode refuses blocks of a server until it has registered again (SERVER_UNKNOWN).
                 boolean metadataFault = fault == 2 && got.is(ErrorCode.SERVER_UNKNOWN);
+                if (!closed && !metadataFault) {
+                    noLoss("a read of " + reads.get(i) + " in flight when the chaos " + IN_FLIGHT_FAULTS[fault], got);
+                }
                 if (!got.sameAs(Outcome.ok(want)) && !(got.failed() && (closed || metadataFault || allowedLoss(got)))) {
                     throw mismatch("a read of " + reads.get(i) + " in flight when the chaos " + IN_FLIGHT_FAULTS[fault]
                             + ": expected " + want + " or an error the fault explains, got " + got, null);
@@ -745,6 +782,31 @@ final class ModelRun {
         resynced++;
         chaosTrace("   chaos: " + o.getClass().getSimpleName() + " failed " + actual + "; looking it up");
         return true;
+    }
+
+    /**
+     * In the replication mode, fails the run when reading or writing the bytes of a File or KeyValue
+     * failed as data on a dead server does: with every block on servers of different hosts and one
+     * server down at a time, a copy was always left. (Directory records have one copy: operations on
+     * them still meet the ordinary chaos rules.)
+     */
+    private void noLoss(String what, Outcome actual) {
+        if (chaos != null && chaos.replicated() && actual.failed() && Chaos.LOSS.contains(actual.error())) {
+            throw mismatch(what + ": failed " + actual + " with replication " + chaos.replication()
+                    + " and at most one server down: data was lost", null);
+        }
+    }
+
+    /**
+     * In the replication mode, after the run: fsck finds no File or KeyValue with a block whose every
+     * copy is gone.
+     */
+    private void checkNothingLost() {
+        Outcome fsck = call(() -> client.fsck("/"), r -> r);
+        if (fsck.failed() || !((io.creel.common.protocol.FsckReply) fsck.value()).damaged().isEmpty()) {
+            throw mismatch("with replication " + chaos.replication() + " fsck finds lost blocks: " + fsck, null);
+        }
+        trace.add("   fsck: no block lost; " + ((io.creel.common.protocol.FsckReply) fsck.value()).replication());
     }
 
     /** Whether {@code actual} is a clear error about data on a server the chaos killed (counted, traced). */
@@ -870,6 +932,7 @@ final class ModelRun {
             ByteBuffer dst = ByteBuffer.allocate((int) node.length());
             return node.read(0, dst).thenApply(k -> new Bytes(java.util.Arrays.copyOf(dst.array(), Math.max(0, k))));
         }), v -> v);
+        noLoss("reading " + path + " after a fault", read);
         if (read.failed() && allowedLoss(read)) {
             // Its bytes are on a server that died: which candidate it holds cannot be read; its length tells.
             Outcome length = lookupSettled(path, CreelNode::length);
@@ -932,6 +995,7 @@ final class ModelRun {
                     return node.read(0, dst).thenApply(k -> new Bytes(
                             java.util.Arrays.copyOf(dst.array(), Math.max(0, k))));
                 }), v -> v);
+                noLoss("reading " + path + " back", read);
                 expect(o, Outcome.ok(n.data), read, Set.of(), path);
                 checkLength(o, path, length);
             } else {
@@ -1005,8 +1069,13 @@ final class ModelRun {
 
     private Mismatch mismatch(String what, Throwable cause) {
         StringBuilder b = new StringBuilder("model test seed ").append(seed).append(" disagrees: ").append(what)
-                .append("\nreplay: mvn -o test -pl minicluster -am -Dtest=ModelTest -Dsurefire.failIfNoSpecifiedTests=false")
+                .append("\nreplay: mvn -o test -pl minicluster -am -Dtest=ModelTest#").append(!chaosMode
+                        ? "theStoreAgreesWithTheModelOfItsSemantics" : replication > 1
+                        ? "withReplicationNoDataIsLostWhileServersDieOneAtATime"
+                        : "theStoreKeepsItsPromisesWhileServersDieNamenodesRestartAndConnectionsBreak")
+                .append(" -Dsurefire.failIfNoSpecifiedTests=false")
                 .append(" -Dcreel.model.chaos=").append(chaosMode)
+                .append(replication > 1 ? " -Dcreel.model.replication=" + replication : "")
                 .append(" -Dcreel.model.seed=").append(seed).append(" -Dcreel.model.ops=").append(ops)
                 .append("\noperations (last 150 of ").append(trace.size()).append("):\n");
         trace.subList(Math.max(0, trace.size() - 150), trace.size()).forEach(l -> b.append("  ").append(l).append('\n'));
