@@ -413,7 +413,7 @@ class ReplicationTest {
                             .join(), 0, 1));
             CreelException ce = CreelException.unwrap(e);
             assertEquals(ErrorCode.OUT_OF_SPACE, ce.code(), ce.toString());
-            assertTrue(ce.getMessage().contains("replication 2") && ce.getMessage().contains("different hosts"),
+            assertTrue(ce.getMessage().contains("replication 2") && ce.getMessage().contains("on a host other than"),
                     ce.getMessage());
         }
     }
