@@ -227,7 +227,6 @@ public final class MiniCluster implements AutoCloseable {
             return this;
         }
 
-        /** Number of DRAM and disk storage servers. */
         /**
          * Spreads the storage servers over {@code count} loopback addresses (127.0.0.1, 127.0.0.2,
          * ...), which the namenode takes for as many hosts: server i (DRAM servers first) is on host
@@ -242,6 +241,7 @@ public final class MiniCluster implements AutoCloseable {
             return this;
         }
 
+        /** Number of DRAM and disk storage servers. */
         public Builder servers(int dram, int disk) {
             this.dramServers = dram;
             this.diskServers = disk;
