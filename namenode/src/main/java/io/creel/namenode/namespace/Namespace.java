@@ -496,27 +496,6 @@ public final class Namespace {
         void visit(String path, int replication, List<AllocatedBlock> blocks);
     }
 
-    /**
-     * A block of a closed File or KeyValue short of copies on live, non-draining servers (or holding
-     * one on a dead or draining server), as found by {@link #replicationWork}.
-     *
-     * @param length  the node's length when found: a node that changed since is not touched
-     * @param bytes   the block's bytes to copy
-     * @param missing copies to make (0: only copies on dead or draining servers to drop)
-     * @param sources the block's copies on live servers, to copy from
-     */
-    public record RepairTask(long nodeId, String path, int index, long tag, long length, long bytes, int missing,
-                             List<BlockLocation> sources) {
-    }
-
-    /**
-     * One walk of the namespace for {@link #replicationWork}: up to the asked number of tasks, and in
-     * all the blocks short of their factor, the blocks without any live copy (lost), and the short
-     * blocks of nodes still being written (repaired once closed).
-     */
-    public record ReplicationScan(List<RepairTask> tasks, long underReplicated, long lost, long waitingForWriter) {
-    }
-
     /** Walks every File and KeyValue for blocks short of their replication factor (see {@link Replicas}). */
     public synchronized ReplicationScan replicationWork(int maxTasks) {
         reuse.runDue();

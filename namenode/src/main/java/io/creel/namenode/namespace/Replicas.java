@@ -35,8 +35,8 @@ final class Replicas {
     }
 
     /** See {@link Namespace#replicationWork}. */
-    Namespace.ReplicationScan scan(int max) {
-        List<Namespace.RepairTask> tasks = new ArrayList<>();
+    ReplicationScan scan(int max) {
+        List<RepairTask> tasks = new ArrayList<>();
         long under = 0;
         long lost = 0;
         long waiting = 0;
@@ -86,16 +86,16 @@ final class Replicas {
                     waiting++;
                 } else if (tasks.size() < max) {
                     long bytes = Math.min(blockSize, d.length - (long) i * blockSize);
-                    tasks.add(new Namespace.RepairTask(d.id, d.path(), i, b.tag(), d.length, bytes,
+                    tasks.add(new RepairTask(d.id, d.path(), i, b.tag(), d.length, bytes,
                             Math.max(0, want - good), List.copyOf(readable)));
                 }
             }
         }
-        return new Namespace.ReplicationScan(List.copyOf(tasks), under, lost, waiting);
+        return new ReplicationScan(List.copyOf(tasks), under, lost, waiting);
     }
 
     /** See {@link Namespace#reserveCopies}. */
-    List<BlockCopy> reserve(Namespace.RepairTask t) {
+    List<BlockCopy> reserve(RepairTask t) {
         AllocatedBlock b = current(t);
         if (b == null || t.missing() == 0) {
             return List.of();
@@ -124,7 +124,7 @@ final class Replicas {
     }
 
     /** See {@link Namespace#installCopies}. */
-    boolean install(Namespace.RepairTask t, List<BlockCopy> made) {
+    boolean install(RepairTask t, List<BlockCopy> made) {
         AllocatedBlock b = current(t);
         if (b == null) {
             allocator.freeUnpublishedCopies(made);
@@ -154,7 +154,7 @@ final class Replicas {
     }
 
     /** The block the task is about if it is still as it was when found (same allocation, node unchanged), else null. */
-    private AllocatedBlock current(Namespace.RepairTask t) {
+    private AllocatedBlock current(RepairTask t) {
         Node n = nodes.get(t.nodeId());
         if (!(n instanceof DataNode d) || d.state != Node.State.LIVE || d.leased() || d.length != t.length()
                 || d.inline != null || t.index() >= d.blockCount()) {

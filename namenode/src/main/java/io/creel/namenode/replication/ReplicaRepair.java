@@ -8,6 +8,8 @@ import io.creel.common.protocol.ReplicationProgress;
 import io.creel.namenode.allocation.RegionBroker;
 import io.creel.namenode.allocation.RegionShortage;
 import io.creel.namenode.namespace.Namespace;
+import io.creel.namenode.namespace.RepairTask;
+import io.creel.namenode.namespace.ReplicationScan;
 import io.creel.storage.transport.BlockLocator;
 import io.creel.storage.transport.BlockTransfers;
 import java.nio.ByteBuffer;
@@ -109,10 +111,10 @@ public final class ReplicaRepair implements AutoCloseable {
                 }
                 lastState = state;
                 lastDropped = dropped;
-                Namespace.ReplicationScan scan = namespace.replicationWork(TASKS_PER_SCAN);
+                ReplicationScan scan = namespace.replicationWork(TASKS_PER_SCAN);
                 publish(scan);
                 int progressed = 0;
-                for (Namespace.RepairTask t : scan.tasks()) {
+                for (RepairTask t : scan.tasks()) {
                     if (!running) {
                         return;
                     }
@@ -153,7 +155,7 @@ public final class ReplicaRepair implements AutoCloseable {
         }
     }
 
-    private void publish(Namespace.ReplicationScan scan) {
+    private void publish(ReplicationScan scan) {
         synchronized (this) {
             progress = new ReplicationProgress(scan.underReplicated(), scan.waitingForWriter(), scan.lost(), repaired,
                     copiedBytes, failures, lastProblem);
@@ -164,7 +166,7 @@ public final class ReplicaRepair implements AutoCloseable {
      * Repairs one block: reserve, copy, install; every failure leaves the block as it was. Returns
      * whether the block got its copies (or shed its dead ones).
      */
-    boolean repair(Namespace.RepairTask t) {
+    boolean repair(RepairTask t) {
         List<BlockCopy> made;
         try {
             made = namespace.reserveCopies(t);
@@ -201,7 +203,7 @@ public final class ReplicaRepair implements AutoCloseable {
     }
 
     /** Reads the block from a live copy and writes it to every new one. */
-    private void copy(Namespace.RepairTask t, List<BlockCopy> made) {
+    private void copy(RepairTask t, List<BlockCopy> made) {
         ByteBuffer bytes = ByteBuffer.allocate((int) t.bytes());
         CreelException readFailure = null;
         boolean read = false;
@@ -240,7 +242,7 @@ public final class ReplicaRepair implements AutoCloseable {
         }
     }
 
-    private void problem(Namespace.RepairTask t, String why) {
+    private void problem(RepairTask t, String why) {
         long now = System.nanoTime();
         long before = -1;
         synchronized (this) {
