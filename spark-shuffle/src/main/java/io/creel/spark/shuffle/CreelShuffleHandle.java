@@ -4,21 +4,21 @@ import org.apache.spark.ShuffleDependency;
 import org.apache.spark.shuffle.BaseShuffleHandle;
 
 /**
- * A shuffle whose data lives in Creel: its directory, and which of Spark's map-side writers
- * produces its bytes (chosen on the driver the way Spark's sort shuffle chooses). Shuffles that
- * fall back to Spark's sort shuffle carry Spark's own handle types instead.
+ * A shuffle whose data lives in Creel: its directory, and how its map tasks hold records before
+ * they write them (chosen on the driver from the dependency). Shuffles that fall back to Spark's
+ * sort shuffle carry Spark's own handle types instead.
  */
 public final class CreelShuffleHandle<K, V, C> extends BaseShuffleHandle<K, V, C> {
     private static final long serialVersionUID = 1L;
 
-    /** Spark's map-side writer paths (see Spark's SortShuffleManager). */
+    /** How a map task holds its records until it writes them (see {@code write.CreelShuffleWriter}). */
     public enum WriterKind {
-        /** Few partitions, no map-side combine: one file per partition, concatenated. */
-        BYPASS_MERGE,
-        /** Relocatable serializer, no map-side combine: records sorted in serialized form. */
+        /** Relocatable serializer, no map-side combine: records serialized as they come. */
         SERIALIZED,
-        /** Everything else: ExternalSorter over deserialized records (map-side combine, spills). */
-        SORT
+        /** Map-side combine: combiners in a hash map, one per key and partition. */
+        COMBINING,
+        /** A serializer that cannot relocate records (Java serialization): records kept as objects. */
+        OBJECTS
     }
 
     private final String directory;

@@ -13,7 +13,8 @@ import io.creel.spark.shuffle.cleanup.ApplicationHeartbeat;
 import io.creel.spark.shuffle.format.ShufflePaths;
 import io.creel.spark.shuffle.read.CreelShuffleReader;
 import io.creel.spark.shuffle.read.MapOutputCatalog;
-import io.creel.spark.shuffle.write.CreelMapOutputWriters;
+import io.creel.spark.shuffle.write.CreelShuffleWriter;
+import io.creel.spark.shuffle.write.MapOutputFile;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -29,12 +30,7 @@ import org.apache.spark.shuffle.ShuffleReadMetricsReporter;
 import org.apache.spark.shuffle.ShuffleReader;
 import org.apache.spark.shuffle.ShuffleWriteMetricsReporter;
 import org.apache.spark.shuffle.ShuffleWriter;
-import org.apache.spark.shuffle.sort.BypassMergeSortShuffleHandle;
-import org.apache.spark.shuffle.sort.CreelBypassMergeWriters;
-import org.apache.spark.shuffle.sort.SerializedShuffleHandle;
 import org.apache.spark.shuffle.sort.SortShuffleManager;
-import org.apache.spark.shuffle.sort.SortShuffleWriter;
-import org.apache.spark.shuffle.sort.UnsafeShuffleWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,15 +38,15 @@ import org.slf4j.LoggerFactory;
  * Spark's {@code spark.shuffle.manager} for Creel: map tasks write their output into Creel, reduce
  * tasks read it from there, so shuffle data does not live in (or die with) executors.
  *
- * <p>Map side: Spark's own writers (bypass-merge, serialized, sort — chosen as Spark's sort
- * shuffle chooses) do the partitioning, map-side combining and spilling; their output goes through
- * {@link CreelMapOutputWriters} into one Creel File per map task attempt. Reduce side:
- * {@link CreelShuffleReader} reads the byte ranges it needs straight from those Files and
- * aggregates and sorts as Spark does.
+ * <p>Map side: {@link CreelShuffleWriter} partitions (and combines) records in the task's memory
+ * and writes them into one Creel File per map task attempt; when memory runs short the buffer goes
+ * to that File as a run, so nothing is written to the executor's local disk. Reduce side:
+ * {@link CreelShuffleReader} reads the byte ranges it needs straight from those Files, checks each
+ * piece's checksum, and aggregates and sorts as Spark does.
  *
- * <p>A shuffle whose serializer cannot relocate serialized records (Java serialization) falls back
- * to Spark's sort shuffle (logged once per shuffle), as does every shuffle when
- * {@code spark.shuffle.useOldFetchProtocol} is on (map ids are then not attempt ids).
+ * <p>Every shuffle goes through Creel, whatever its serializer, except when
+ * {@code spark.shuffle.useOldFetchProtocol} is on (map ids are then not attempt ids): those fall
+ * back to Spark's sort shuffle, logged once per shuffle.
  *
  * <p>One instance per JVM: the driver's registers shuffles, creates and removes their directories;
  * executors' write and read. In local mode one instance does both.
@@ -65,6 +61,8 @@ public final class CreelShuffleManager implements ShuffleManager {
     private final SparkCreelConf settings;
     /** Shuffles that do not go through Creel, and the resolver serving their local files. */
     private final SortShuffleManager fallback;
+    /** Spark's {@code spark.shuffle.spill.numElementsForceSpillThreshold}: map tasks flush after this many records. */
+    private final long forceSpillRecords;
     private final Set<Integer> creelShuffles = ConcurrentHashMap.newKeySet();
     private final Map<Integer, String> fallbacks = new ConcurrentHashMap<>();
     /** This manager's hold on the process's client (shared with broadcasts: {@link SharedClients}). */
@@ -92,6 +90,7 @@ public final class CreelShuffleManager implements ShuffleManager {
         // The fallback writes local files as Spark's sort shuffle does: with Creel's plugin set it gets
         // Spark's local-disk executor components (CreelShuffleDataIO.executor()).
         this.fallback = new SortShuffleManager(conf);
+        this.forceSpillRecords = conf.getLong("spark.shuffle.spill.numElementsForceSpillThreshold", Long.MAX_VALUE);
     }
 
     /** The settings read from {@code spark.creel.*}. */
@@ -153,12 +152,12 @@ public final class CreelShuffleManager implements ShuffleManager {
         createDirectory(dir);
         creelShuffles.add(shuffleId);
         CreelShuffleHandle.WriterKind kind;
-        if (SortShuffleWriter.shouldBypassMergeSort(conf, dependency)) {
-            kind = CreelShuffleHandle.WriterKind.BYPASS_MERGE;
-        } else if (SortShuffleManager.canUseSerializedShuffle(dependency)) {
+        if (dependency.mapSideCombine()) {
+            kind = CreelShuffleHandle.WriterKind.COMBINING;
+        } else if (dependency.serializer().supportsRelocationOfSerializedObjects()) {
             kind = CreelShuffleHandle.WriterKind.SERIALIZED;
         } else {
-            kind = CreelShuffleHandle.WriterKind.SORT;
+            kind = CreelShuffleHandle.WriterKind.OBJECTS;
         }
         LOG.debug("shuffle {} goes through Creel at {} ({} writer)", shuffleId, dir, kind);
         return new CreelShuffleHandle<>(shuffleId, dependency, dir, kind);
@@ -166,10 +165,6 @@ public final class CreelShuffleManager implements ShuffleManager {
 
     /** Why a shuffle cannot go through Creel, or null if it can. */
     private String fallbackReason(ShuffleDependency<?, ?, ?> dependency) {
-        if (!dependency.serializer().supportsRelocationOfSerializedObjects()) {
-            return "its serializer " + dependency.serializer().getClass().getName()
-                    + " cannot relocate serialized records (use Kryo, or Spark SQL's row serializer)";
-        }
         if (conf.getBoolean("spark.shuffle.useOldFetchProtocol", false)) {
             return "spark.shuffle.useOldFetchProtocol is on, so map ids do not tell task attempts apart";
         }
@@ -219,46 +214,18 @@ public final class CreelShuffleManager implements ShuffleManager {
         if (!(handle instanceof CreelShuffleHandle)) {
             return fallback.getWriter(handle, mapId, context, metrics);
         }
-        CreelShuffleHandle<K, V, ?> h = (CreelShuffleHandle<K, V, ?>) handle;
+        CreelShuffleHandle<K, V, Object> h = (CreelShuffleHandle<K, V, Object>) handle;
         CreateOptions placement = CreateOptions.defaults().withStorageClass(settings.storageClass())
                 .withReplication(settings.replication()); // with preferLocal, the first copy is this host's
         if (settings.preferLocal()) {
             placement = placement.withLocationClass(HostIdentity.hostName());
         }
-        CreelMapOutputWriters outputs = new CreelMapOutputWriters(client(), h.directory(), context.partitionId(),
-                placement, timeout(), metrics, context);
+        String path = ShufflePaths.mapOutput(h.directory(), context.partitionId(), mapId);
+        MapOutputFile file = new MapOutputFile(client(), path, h.dependency().partitioner().numPartitions(), placement,
+                timeout());
         SparkEnv env = SparkEnv.get();
-        ShuffleDependency<K, V, V> dep = (ShuffleDependency<K, V, V>) h.dependency();
-        return switch (h.writerKind()) {
-            case BYPASS_MERGE -> bypassMerge(env, new BypassMergeSortShuffleHandle<>(h.shuffleId(), dep), mapId,
-                    metrics, outputs);
-            case SERIALIZED -> serialized(env, new SerializedShuffleHandle<>(h.shuffleId(), dep), mapId, context,
-                    metrics, outputs);
-            case SORT -> new SortShuffleWriter<>(h, mapId, context, metrics, outputs);
-        };
-    }
-
-    private static <K, V> ShuffleWriter<K, V> bypassMerge(SparkEnv env, BypassMergeSortShuffleHandle<K, V> handle,
-                                                         long mapId, ShuffleWriteMetricsReporter metrics,
-                                                         CreelMapOutputWriters outputs) {
-        try {
-            return CreelBypassMergeWriters.create(env.blockManager(), handle, mapId, env.conf(), metrics, outputs);
-        } catch (org.apache.spark.SparkException e) {
-            throw new IllegalStateException("cannot make the bypass-merge writer of shuffle " + handle.shuffleId()
-                    + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static <K, V> ShuffleWriter<K, V> serialized(SparkEnv env, SerializedShuffleHandle<K, V> handle, long mapId,
-                                                        TaskContext context, ShuffleWriteMetricsReporter metrics,
-                                                        CreelMapOutputWriters outputs) {
-        try {
-            return new UnsafeShuffleWriter<>(env.blockManager(), context.taskMemoryManager(), handle, mapId, context,
-                    env.conf(), metrics, outputs);
-        } catch (org.apache.spark.SparkException e) {
-            throw new IllegalStateException("cannot make the serialized writer of shuffle " + handle.shuffleId()
-                    + ": " + e.getMessage(), e);
-        }
+        return new CreelShuffleWriter<>(h, mapId, file, context, env.serializerManager(),
+                env.blockManager().shuffleServerId(), forceSpillRecords, metrics);
     }
 
     @Override

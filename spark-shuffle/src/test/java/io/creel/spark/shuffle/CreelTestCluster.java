@@ -67,6 +67,11 @@ public final class CreelTestCluster implements AutoCloseable {
         return dram;
     }
 
+    /** Where the disk server keeps its files. */
+    public Path diskDir() {
+        return disk;
+    }
+
     public MiniCluster cluster() {
         return cluster;
     }

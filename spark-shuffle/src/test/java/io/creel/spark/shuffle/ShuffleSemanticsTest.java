@@ -80,11 +80,11 @@ class ShuffleSemanticsTest {
     }
 
     @Test
-    void reduceByKeyCombinesOnTheMapSideThroughTheSortWriter() {
+    void reduceByKeyCombinesOnTheMapSide() {
         JavaPairRDD<Integer, Long> sums = pairs(4).reduceByKey(Long::sum, 9);
         assertEquals(expectedSums(), toMap(sums.collect()));
         CreelShuffleHandle<?, ?, ?> h = handleOf(sums);
-        assertEquals(CreelShuffleHandle.WriterKind.SORT, h.writerKind());
+        assertEquals(CreelShuffleHandle.WriterKind.COMBINING, h.writerKind());
         assertEquals(List.of("map-0-", "map-1-", "map-2-", "map-3-"),
                 CreelShuffleInspector.mapFiles(CreelShuffleInspector.manager().client(), h.directory()).stream()
                         .map(n -> n.substring(0, n.lastIndexOf('-') + 1)).toList(),
@@ -92,7 +92,7 @@ class ShuffleSemanticsTest {
     }
 
     @Test
-    void combineByKeyWithoutMapSideCombineUsesTheSerializedWriter() {
+    void combineByKeyWithoutMapSideCombineSerializesRecordsAsTheyCome() {
         JavaPairRDD<Integer, Long> sums = pairs(3).combineByKey(v -> v, Long::sum, Long::sum,
                 new HashPartitioner(300), false, null);
         assertEquals(expectedSums(), toMap(sums.collect()));
@@ -100,7 +100,7 @@ class ShuffleSemanticsTest {
     }
 
     @Test
-    void groupByKeyWithFewPartitionsUsesTheBypassMergeWriter() {
+    void groupByKeyWithFewPartitionsSerializesRecordsAsTheyComeToo() {
         JavaPairRDD<Integer, Iterable<Long>> groups = pairs(3).groupByKey(5);
         Map<Integer, Long> sums = new TreeMap<>();
         Map<Integer, Integer> counts = new TreeMap<>();
@@ -116,7 +116,7 @@ class ShuffleSemanticsTest {
         }
         assertEquals(expectedSums(), sums);
         assertEquals(N, counts.values().stream().mapToInt(Integer::intValue).sum());
-        assertEquals(CreelShuffleHandle.WriterKind.BYPASS_MERGE, handleOf(groups).writerKind());
+        assertEquals(CreelShuffleHandle.WriterKind.SERIALIZED, handleOf(groups).writerKind());
     }
 
     @Test

@@ -40,7 +40,7 @@ import scala.collection.Seq;
  * exactly those attempts' files. A failed attempt never registers a status, and a map has one
  * registered status at a time, so a reader never sees a partial output or two attempts of one map.
  * The partition sizes in a MapStatus only say which partitions are empty (they may be compressed
- * estimates); the exact ranges come from each file's index.
+ * estimates); the exact ranges, and each piece's checksum, come from each file's index.
  */
 public final class CreelShuffleReader<K, C> implements ShuffleReader<K, C> {
     private final CreelShuffleHandle<K, ?, C> handle;
@@ -140,6 +140,7 @@ public final class CreelShuffleReader<K, C> implements ShuffleReader<K, C> {
         private final SerializerInstance serializer;
         private final SerializerManager streams;
         private Iterator<Tuple2<Object, Object>> current;
+        private FetchedPartition piece;
         private boolean done;
 
         RecordIterator(PartitionFetcher fetcher, SerializerInstance serializer, SerializerManager streams) {
@@ -150,7 +151,7 @@ public final class CreelShuffleReader<K, C> implements ShuffleReader<K, C> {
 
         @Override
         public boolean hasNext() {
-            while (current == null || !current.hasNext()) {
+            while (current == null || !piecesNext()) {
                 if (done) {
                     return false;
                 }
@@ -160,6 +161,7 @@ public final class CreelShuffleReader<K, C> implements ShuffleReader<K, C> {
                     context.taskMetrics().mergeShuffleReadMetrics();
                     return false;
                 }
+                piece = p;
                 ShuffleBlockId block = new ShuffleBlockId(handle.shuffleId(), p.request().mapId(), p.partition());
                 InputStream in = streams.wrapStream(block, p.stream());
                 current = serializer.deserializeStream(in).asKeyValueIterator();
@@ -173,7 +175,31 @@ public final class CreelShuffleReader<K, C> implements ShuffleReader<K, C> {
                 throw new java.util.NoSuchElementException("no more shuffle records");
             }
             metrics.incRecordsRead(1);
-            return current.next();
+            try {
+                return current.next();
+            } catch (RuntimeException e) {
+                throw corruptOr(e);
+            }
+        }
+
+        private boolean piecesNext() {
+            try {
+                return current.hasNext();
+            } catch (RuntimeException e) {
+                throw corruptOr(e);
+            }
+        }
+
+        /**
+         * A piece that does not deserialize may be a corrupted one whose checksum is checked only at
+         * its end (a large piece read in chunks): check it now, so corruption fails the fetch (Spark
+         * reruns the map) rather than the task; a piece whose checksum matches rethrows the error.
+         */
+        private RuntimeException corruptOr(RuntimeException e) {
+            if (piece != null && piece.stream() instanceof PartitionFetcher.ChunkedStream chunked) {
+                chunked.verifyRest();
+            }
+            return e;
         }
     }
 }

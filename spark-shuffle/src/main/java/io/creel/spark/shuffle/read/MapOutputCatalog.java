@@ -1,6 +1,7 @@
 package io.creel.spark.shuffle.read;
 
 import io.creel.client.CreelClient;
+import io.creel.client.CreelNode;
 import io.creel.client.Futures;
 import io.creel.spark.shuffle.format.CorruptMapOutputException;
 import io.creel.spark.shuffle.format.MapOutputIndex;
@@ -52,7 +53,7 @@ public final class MapOutputCatalog {
                 return e.output();
             }
             f = new CompletableFuture<>();
-            long bytes = MapOutputIndex.encodedSize(partitions) + 256L;
+            long bytes = MapOutputIndex.encodedSize(partitions, 1) + 256L; // more runs are rare
             entries.put(key, new Entry(f, bytes));
             cachedBytes += bytes;
             evictBeyondCapacity();
@@ -68,23 +69,39 @@ public final class MapOutputCatalog {
         return f;
     }
 
+    /**
+     * Looks the File up and reads its index: one read of the size a single-run index takes (the
+     * usual case), a second one when the trailer says the map task wrote more runs.
+     */
     private CompletableFuture<MapOutput> load(String path, int partitions) {
         return Futures.guard(() -> client.lookup(path).thenCompose(node -> {
-            int size = MapOutputIndex.encodedSize(partitions);
             long length = node.length();
-            if (length < size) {
-                throw new CorruptMapOutputException(path + ": " + length + " bytes cannot hold the index of "
-                        + partitions + " partitions (" + size + " bytes)");
+            int guess = (int) Math.min(length, MapOutputIndex.encodedSize(partitions, 1));
+            if (guess < MapOutputIndex.TRAILER) {
+                throw new CorruptMapOutputException(path + ": " + length + " bytes cannot hold a map output index");
             }
-            ByteBuffer buf = ByteBuffer.allocate(size);
-            return node.read(length - size, buf).thenApply(n -> {
-                if (n != size) {
-                    throw new CorruptMapOutputException(path + ": read " + n + " of the index's " + size + " bytes");
+            return readTail(node, path, guess).thenCompose(tail -> {
+                int size = MapOutputIndex.encodedSize(partitions, MapOutputIndex.runsOf(tail, partitions, path));
+                if (size > length) {
+                    throw new CorruptMapOutputException(path + ": " + length + " bytes cannot hold its index of "
+                            + size + " bytes");
                 }
-                buf.flip();
-                return new MapOutput(path, node, MapOutputIndex.decode(buf, partitions, length, path));
+                CompletableFuture<ByteBuffer> whole = size == tail.remaining()
+                        ? CompletableFuture.completedFuture(tail) : readTail(node, path, size);
+                return whole.thenApply(b -> new MapOutput(path, node, MapOutputIndex.decode(b, partitions, length,
+                        path)));
             });
         }));
+    }
+
+    private static CompletableFuture<ByteBuffer> readTail(CreelNode node, String path, int size) {
+        ByteBuffer buf = ByteBuffer.allocate(size);
+        return node.read(node.length() - size, buf).thenApply(n -> {
+            if (n != size) {
+                throw new CorruptMapOutputException(path + ": read " + n + " of the index's " + size + " bytes");
+            }
+            return buf.flip();
+        });
     }
 
     /** Drops a map output whose read failed, so a rerun reads afresh. */

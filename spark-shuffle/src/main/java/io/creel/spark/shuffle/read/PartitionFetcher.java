@@ -11,6 +11,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.zip.CRC32C;
+import io.creel.spark.shuffle.format.MapOutputIndex;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.apache.spark.shuffle.FetchFailedException;
 import org.apache.spark.shuffle.ShuffleReadMetricsReporter;
 
@@ -24,10 +28,13 @@ import org.apache.spark.shuffle.ShuffleReadMetricsReporter;
  * one chunk read ahead. Opening the next map outputs runs ahead of the reads
  * ({@value #OPEN_AHEAD} at a time), so lookups overlap transfers.
  *
- * <p>Any failure to open or read a map output surfaces as a {@link FetchFailedException} naming
- * the map, so Spark reruns it. Not thread-safe: one reduce task's thread uses it.
+ * <p>Every piece's CRC32C is checked against the one its map task stored in the index: whole
+ * reads before the piece is handed out, chunked ones when the last chunk has been read. Any failure
+ * to open or read a map output, and any checksum mismatch, surfaces as a
+ * {@link FetchFailedException} naming the map, so Spark reruns it. Not thread-safe: one reduce task's thread uses it.
  */
 public final class PartitionFetcher {
+    private static final Logger LOG = LoggerFactory.getLogger(PartitionFetcher.class);
     /** Map outputs being opened ahead of the one being read. */
     static final int OPEN_AHEAD = 64;
 
@@ -115,25 +122,28 @@ public final class PartitionFetcher {
     }
 
     private void split(FetchRequest r, MapOutput out) {
-        int p = r.startPartition();
-        int end = Math.min(r.endPartition(), out.index().partitions());
-        while (p < end) {
-            if (out.index().length(p) == 0) {
-                p++;
-                continue;
+        MapOutputIndex index = out.index();
+        int end = Math.min(r.endPartition(), index.partitions());
+        for (int s = 0; s < index.runs(); s++) {
+            int p = r.startPartition();
+            while (p < end) {
+                if (index.length(s, p) == 0) {
+                    p++;
+                    continue;
+                }
+                if (index.length(s, p) > chunk) {
+                    queue.add(new Segment(r, out, s, p, p + 1, 2L * chunk));
+                    p++;
+                    continue;
+                }
+                int first = p;
+                long bytes = 0;
+                while (p < end && bytes + index.length(s, p) <= chunk) {
+                    bytes += index.length(s, p);
+                    p++;
+                }
+                queue.add(new Segment(r, out, s, first, p, bytes));
             }
-            if (out.index().length(p) > chunk) {
-                queue.add(new Segment(r, out, p, p + 1, 2L * chunk));
-                p++;
-                continue;
-            }
-            int first = p;
-            long bytes = 0;
-            while (p < end && bytes + out.index().length(p) <= chunk) {
-                bytes += out.index().length(p);
-                p++;
-            }
-            queue.add(new Segment(r, out, first, p, bytes));
         }
     }
 
@@ -181,10 +191,11 @@ public final class PartitionFetcher {
         }
     }
 
-    /** Partitions [first, end) of one map output: one read, or a chunked stream for one large partition. */
+    /** Partitions [first, end) of one run of a map output: one read, or a chunked stream for one large partition. */
     private final class Segment {
         final FetchRequest request;
         final MapOutput out;
+        final int run;
         final int first;
         final int end;
         final long budget;
@@ -192,17 +203,18 @@ public final class PartitionFetcher {
         private CompletableFuture<ByteBuffer> whole;
         private ChunkedStream stream;
 
-        Segment(FetchRequest request, MapOutput out, int first, int end, long budget) {
+        Segment(FetchRequest request, MapOutput out, int run, int first, int end, long budget) {
             this.request = request;
             this.out = out;
+            this.run = run;
             this.first = first;
             this.end = end;
             this.budget = budget;
         }
 
         private long start() {
-            long from = out.index().offset(first);
-            long bytes = out.index().offset(end) - from;
+            long from = out.index().offset(run, first);
+            long bytes = out.index().end(run, end) - from;
             if (bytes > chunk) {
                 stream = new ChunkedStream(this, from, bytes);
             } else {
@@ -226,23 +238,50 @@ public final class PartitionFetcher {
             }
             ByteBuffer all = waitFor(whole, request, first, "reading " + out.path());
             metrics.incRemoteBytesRead(all.remaining());
-            long base = out.index().offset(first);
+            long base = out.index().offset(run, first);
             for (int p = first; p < end; p++) {
-                long len = out.index().length(p);
+                long len = out.index().length(run, p);
                 if (len == 0) {
                     continue;
                 }
                 metrics.incRemoteBlocksFetched(1);
-                ByteBuffer slice = all.slice((int) (out.index().offset(p) - base), (int) len);
+                ByteBuffer slice = all.slice((int) (out.index().offset(run, p) - base), (int) len);
+                CRC32C crc = new CRC32C();
+                crc.update(slice.duplicate());
+                verify(this, p, (int) crc.getValue());
                 sink.add(new FetchedPartition(request, p, new BufferStream(slice)));
             }
         }
     }
 
-    /** One large partition, read chunk by chunk with the next chunk under way. */
-    private final class ChunkedStream extends InputStream {
+    /**
+     * The stored checksum of a piece against the one computed over the bytes read; a mismatch fails
+     * the fetch of that map, so Spark reruns it rather than use corrupted data.
+     */
+    private void verify(Segment s, int partition, int actual) {
+        int expected = s.out.index().checksum(s.run, partition);
+        if (expected == actual) {
+            return;
+        }
+        catalog.forget(shuffleId, s.request.path());
+        IOException corrupt = new IOException(String.format("checksum mismatch in run %d of partition %d: stored "
+                + "CRC32C %08x, read %08x (the map output was corrupted in storage or in flight)", s.run, partition,
+                expected, actual));
+        LOG.warn("shuffle {} map {} (attempt {}) partition {} in {}: {}; Spark reruns the map", shuffleId,
+                s.request.mapIndex(), s.request.mapId(), partition, s.request.path(), corrupt.getMessage());
+        throw FetchFailures.sneaky(FetchFailures.of(shuffleId, s.request, partition, corrupt));
+    }
+
+    /**
+     * One large partition, read chunk by chunk with the next chunk under way; its checksum is
+     * checked when the last byte has been read ({@link #verifyRest} checks it early, reading the
+     * rest, when the bytes already read would not deserialize).
+     */
+    final class ChunkedStream extends InputStream {
         private final Segment segment;
         private final long end;
+        private final CRC32C crc = new CRC32C();
+        private boolean verified;
         private long next;
         private ByteBuffer current = ByteBuffer.allocate(0);
         private CompletableFuture<ByteBuffer> ahead;
@@ -276,12 +315,24 @@ public final class PartitionFetcher {
                 return true;
             }
             if (ahead == null) {
+                if (!verified) {
+                    verified = true;
+                    verify(segment, segment.first, (int) crc.getValue());
+                }
                 return false;
             }
             current = waitFor(ahead, segment.request, segment.first, "reading " + segment.out.path());
             metrics.incRemoteBytesRead(current.remaining());
+            crc.update(current.duplicate());
             ahead = fetch();
             return true;
+        }
+
+        /** Reads what is left and checks the piece's checksum: a mismatch throws the fetch failure. */
+        void verifyRest() {
+            while (fill()) {
+                current.position(current.limit());
+            }
         }
 
         @Override

@@ -1,9 +1,7 @@
 package io.creel.spark.shuffle;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
@@ -21,12 +19,13 @@ import org.junit.jupiter.api.Timeout;
 import scala.Tuple2;
 
 /**
- * Shuffles Creel does not take fall back to Spark's sort shuffle, with the reason logged once per
- * shuffle, and still give the right answer: a serializer that cannot relocate serialized records
- * (Java serialization), next to Kryo shuffles that go through Creel in the same application.
+ * A serializer that cannot relocate serialized records (Java serialization) goes through Creel too,
+ * never silently onto the local disk: its map tasks keep records as objects and write each
+ * partition piece as a serialization stream of its own, next to Kryo shuffles in the same
+ * application.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
-class FallbackTest {
+class JavaSerializationTest {
     private static CreelTestCluster creel;
     private static JavaSparkContext sc;
 
@@ -60,7 +59,7 @@ class FallbackTest {
     }
 
     @Test
-    void javaSerializationFallsBackToSparksSortShuffleWithTheReasonRecordedOnce() {
+    void aJavaSerializedShuffleGoesThroughCreelWithTheRightResult() {
         // A dependency with its own serializer: Java serialization cannot relocate serialized records.
         JavaPairRDD<Integer, Long> sums = pairs().reduceByKey(Long::sum, 5);
         ShuffleDependency<?, ?, ?> viaCreel = CreelShuffleInspector.shuffleOf(sums);
@@ -75,19 +74,18 @@ class FallbackTest {
                 .reduceByKey(Long::sum);
 
         Map<Integer, Long> creelResult = new TreeMap<>(sums.collectAsMap());
-        Map<Integer, Long> fallbackResult = new TreeMap<>(javaSer.collectAsMap());
+        Map<Integer, Long> javaResult = new TreeMap<>(javaSer.collectAsMap());
         assertEquals(expected(), creelResult);
-        assertEquals(expected(), fallbackResult);
+        assertEquals(expected(), javaResult);
 
         assertInstanceOf(CreelShuffleHandle.class, viaCreel.shuffleHandle());
         // The reduceByKey keeps the ShuffledRDD's partitioner, so the Java-serialized shuffle is the only one.
         ShuffleDependency<?, ?, ?> javaDep = CreelShuffleInspector.shuffleOf(javaSer);
         assertTrue(javaDep.serializer() instanceof JavaSerializer);
-        assertFalse(javaDep.shuffleHandle() instanceof CreelShuffleHandle, "Java serialization must not use Creel");
-        assertNull(CreelShuffleInspector.directoryOf(javaDep));
-        Map<Integer, String> reasons = CreelShuffleInspector.manager().fallbacks();
-        String reason = reasons.get(javaDep.shuffleId());
-        assertTrue(reason != null && reason.contains("JavaSerializer") && reason.contains("relocate"), reasons.toString());
-        assertFalse(reasons.containsKey(viaCreel.shuffleId()));
+        CreelShuffleHandle<?, ?, ?> h = assertInstanceOf(CreelShuffleHandle.class, javaDep.shuffleHandle());
+        assertEquals(CreelShuffleHandle.WriterKind.OBJECTS, h.writerKind());
+        assertEquals(3, CreelShuffleInspector.mapFiles(CreelShuffleInspector.manager().client(), h.directory()).size(),
+                "one Creel File per map task");
+        assertTrue(CreelShuffleInspector.manager().fallbacks().isEmpty());
     }
 }
