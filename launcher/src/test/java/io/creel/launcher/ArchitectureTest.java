@@ -49,7 +49,8 @@ class ArchitectureTest {
         layer(2, "storage-tcp", "storage-local", "storage-rdma");
         // Its tests run a namenode and clients; its code needs only storage and rdma-native.
         layer(3, "storage-nvmf", "namenode", "client");
-        layer(4, "cli", "minicluster", "ops");
+        // spark-common: what the Spark integrations share (their keys, the driver's heartbeat), below both.
+        layer(4, "cli", "minicluster", "ops", "spark-common");
         layer(5, "hdfs-adapter", "spark-shuffle", "spark-broadcast", "ycsb-binding", "bench");
         layer(6, "launcher");
         layer(7, "multihost-tests", "dist");
@@ -166,7 +167,8 @@ class ArchitectureTest {
     }
 
     /** The modules that put the client into a framework (layer 5, less the benchmarks). */
-    private static final List<String> INTEGRATIONS = List.of("hdfs-adapter", "spark-shuffle", "ycsb-binding");
+    private static final List<String> INTEGRATIONS = List.of("hdfs-adapter", "spark-common", "spark-shuffle",
+            "ycsb-binding");
 
     /**
      * The shaded jar of an integration is the parent's execution, configured once: a module names the

@@ -1,7 +1,7 @@
 package io.creel.spark.broadcast;
 
 import io.creel.client.integration.FrameworkSettings;
-import io.creel.spark.shuffle.SparkCreelConf;
+import io.creel.spark.common.SparkCreelConf;
 import org.apache.spark.SparkConf;
 
 /**

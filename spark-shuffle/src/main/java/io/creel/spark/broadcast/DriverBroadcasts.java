@@ -10,7 +10,7 @@ import io.creel.common.conf.ConfKeys;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.NodeType;
-import io.creel.spark.shuffle.cleanup.ApplicationHeartbeat;
+import io.creel.spark.common.ApplicationHeartbeat;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.ref.Reference;

@@ -1,5 +1,6 @@
 package io.creel.spark.shuffle;
 
+import io.creel.spark.common.SparkCreelConf;
 import org.apache.spark.SparkConf;
 import org.apache.spark.shuffle.api.ShuffleDataIO;
 import org.apache.spark.shuffle.api.ShuffleDriverComponents;

@@ -1,5 +1,6 @@
 package io.creel.spark.shuffle;
 
+import io.creel.spark.common.SparkCreelConf;
 import java.util.Map;
 import org.apache.spark.shuffle.api.ShuffleDriverComponents;
 import org.apache.spark.shuffle.sort.io.LocalDiskShuffleDriverComponents;

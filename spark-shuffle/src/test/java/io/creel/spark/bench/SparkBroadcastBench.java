@@ -5,7 +5,7 @@ import io.creel.minicluster.MiniCluster;
 import io.creel.namenode.NamenodeKeys;
 import io.creel.spark.broadcast.CreelBroadcast;
 import io.creel.spark.broadcast.CreelBroadcastPlugin;
-import io.creel.spark.shuffle.SparkCreelConf;
+import io.creel.spark.common.SparkCreelConf;
 import io.creel.storage.StorageKeys;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.creel.client.CreelClient;
 import io.creel.client.Futures;
 import io.creel.common.namespace.NodeType;
-import io.creel.spark.shuffle.CreelTestCluster;
+import io.creel.spark.common.CreelTestCluster;
 import io.creel.spark.shuffle.cleanup.StaleShuffleCleanerAccess;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -5,7 +5,7 @@ import io.creel.client.DirectoryEntry;
 import io.creel.client.Futures;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
-import io.creel.spark.shuffle.CreelTestCluster;
+import io.creel.spark.common.CreelTestCluster;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;

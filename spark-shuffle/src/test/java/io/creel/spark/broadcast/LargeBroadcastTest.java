@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.creel.client.CreelClient;
-import io.creel.spark.shuffle.CreelTestCluster;
-import io.creel.spark.shuffle.LocalClusterMode;
+import io.creel.spark.common.CreelTestCluster;
+import io.creel.spark.common.LocalClusterMode;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;

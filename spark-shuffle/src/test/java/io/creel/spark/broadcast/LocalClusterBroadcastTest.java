@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.creel.client.CreelClient;
-import io.creel.spark.shuffle.CreelTestCluster;
-import io.creel.spark.shuffle.LocalClusterMode;
+import io.creel.spark.common.CreelTestCluster;
+import io.creel.spark.common.LocalClusterMode;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.HashMap;

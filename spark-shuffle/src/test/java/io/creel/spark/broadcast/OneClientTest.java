@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.creel.client.integration.SharedClient;
 import io.creel.client.integration.SharedClients;
+import io.creel.spark.common.CreelTestCluster;
 import io.creel.spark.shuffle.CreelShuffleManager;
-import io.creel.spark.shuffle.CreelTestCluster;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.apache.spark.SparkEnv;

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.creel.client.CreelClient;
 import io.creel.client.Futures;
 import io.creel.common.namespace.NodeType;
+import io.creel.spark.common.CreelTestCluster;
+import io.creel.spark.common.SparkCreelConf;
 import io.creel.spark.shuffle.cleanup.StaleShuffleCleaner;
 import io.creel.spark.shuffle.cleanup.StaleShuffleCleanerAccess;
 import io.creel.spark.shuffle.format.ShufflePaths;

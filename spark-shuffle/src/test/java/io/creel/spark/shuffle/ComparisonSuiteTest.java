@@ -3,6 +3,8 @@ package io.creel.spark.shuffle;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import io.creel.spark.common.CreelTestCluster;
+import io.creel.spark.common.LocalClusterMode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.creel.client.CreelClient;
 import io.creel.client.CreelNode;
 import io.creel.client.Futures;
+import io.creel.spark.common.CreelTestCluster;
 import io.creel.spark.shuffle.format.MapOutputIndex;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.creel.spark.common.CreelTestCluster;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.creel.spark.common.CreelTestCluster;
+import io.creel.spark.common.SparkCreelConf;
 import io.creel.storage.runtime.StorageServerRuntime;
 import java.util.List;
 import java.util.Map;

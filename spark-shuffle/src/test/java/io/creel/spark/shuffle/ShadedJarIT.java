@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.creel.spark.common.CreelTestCluster;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.creel.spark.common.CreelTestCluster;
+import io.creel.spark.common.SparkCreelConf;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

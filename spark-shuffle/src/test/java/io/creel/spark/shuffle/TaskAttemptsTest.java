@@ -7,6 +7,7 @@ import io.creel.client.CreelClient;
 import io.creel.client.CreelNode;
 import io.creel.client.Futures;
 import io.creel.common.namespace.NodeType;
+import io.creel.spark.common.CreelTestCluster;
 import java.io.OutputStream;
 import java.util.List;
 import java.util.Map;

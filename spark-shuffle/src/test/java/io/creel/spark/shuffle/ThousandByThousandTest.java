@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.creel.common.protocol.Opcode;
+import io.creel.spark.common.CreelTestCluster;
+import io.creel.spark.common.SparkCreelConf;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;

@@ -1,6 +1,7 @@
 package io.creel.spark.shuffle.format;
 
 import io.creel.common.namespace.PathName;
+import io.creel.spark.common.ApplicationHeartbeat;
 
 /**
  * Names of the shuffle data in Creel's namespace:
@@ -18,7 +19,7 @@ import io.creel.common.namespace.PathName;
  */
 public final class ShufflePaths {
     /** Name of the Table of application heartbeats under the root. */
-    public static final String LIVE_TABLE = "_live";
+    public static final String LIVE_TABLE = ApplicationHeartbeat.LIVE_TABLE;
     private static final String SHUFFLE_PREFIX = "shuffle-";
 
     private ShufflePaths() {

@@ -1,7 +1,7 @@
 package io.creel.spark.shuffle.read;
 
+import io.creel.spark.common.SparkCreelConf;
 import io.creel.spark.shuffle.CreelShuffleHandle;
-import io.creel.spark.shuffle.SparkCreelConf;
 import io.creel.spark.shuffle.format.ShufflePaths;
 import java.io.InputStream;
 import java.util.ArrayList;

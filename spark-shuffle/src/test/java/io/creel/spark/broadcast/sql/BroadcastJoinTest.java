@@ -11,7 +11,7 @@ import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.spark.broadcast.BroadcastSettings;
 import io.creel.spark.broadcast.CreelBroadcastPlugin;
-import io.creel.spark.shuffle.CreelTestCluster;
+import io.creel.spark.common.CreelTestCluster;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

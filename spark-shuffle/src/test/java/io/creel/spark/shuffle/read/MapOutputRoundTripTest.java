@@ -11,7 +11,7 @@ import io.creel.client.CreateOptions;
 import io.creel.client.CreelClient;
 import io.creel.client.Futures;
 import io.creel.common.namespace.NodeType;
-import io.creel.spark.shuffle.CreelTestCluster;
+import io.creel.spark.common.CreelTestCluster;
 import io.creel.spark.shuffle.format.MapOutputIndex;
 import io.creel.spark.shuffle.write.MapOutputFile;
 import java.io.ByteArrayOutputStream;

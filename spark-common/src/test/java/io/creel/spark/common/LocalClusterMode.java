@@ -1,4 +1,4 @@
-package io.creel.spark.shuffle;
+package io.creel.spark.common;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package io.creel.spark.shuffle.cleanup;
+package io.creel.spark.common;
 
 import io.creel.client.CreelClient;
 import io.creel.client.Futures;
@@ -6,7 +6,6 @@ import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.NodeType;
 import io.creel.common.net.HostIdentity;
-import io.creel.spark.shuffle.format.ShufflePaths;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.Executors;
@@ -17,10 +16,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The driver's sign of life: the KeyValue {@code {root}/_live/{app}} holds the time of its last
- * beat, rewritten every interval. {@link StaleShuffleCleaner} removes the data of applications
- * whose beat is old (their driver crashed or was killed before it could remove its data).
+ * beat, rewritten every interval. The shuffle and the broadcasts each keep one under their root;
+ * the stale-application cleaner ({@code io.creel.spark.shuffle.cleanup.StaleShuffleCleaner})
+ * removes the data of applications whose beat is old (their driver crashed or was killed before it
+ * could remove its data).
  */
 public final class ApplicationHeartbeat {
+    /** Name of the Table of application heartbeats under a root. */
+    public static final String LIVE_TABLE = "_live";
+
     private static final Logger LOG = LoggerFactory.getLogger(ApplicationHeartbeat.class);
 
     private final CreelClient client;
@@ -39,7 +43,7 @@ public final class ApplicationHeartbeat {
 
     /** Writes the first beat now (failing if Creel cannot be written) and the next ones every {@code interval}. */
     public static ApplicationHeartbeat start(CreelClient client, String root, String app, Duration interval) {
-        String table = ShufflePaths.liveTable(root);
+        String table = table(root);
         try {
             Futures.await(client.create(table, NodeType.TABLE), client.requestTimeout(), "creating " + table);
         } catch (CreelException e) {
@@ -58,14 +62,19 @@ public final class ApplicationHeartbeat {
         return hb;
     }
 
+    /** The Table of heartbeats under {@code root}. */
+    public static String table(String root) {
+        return root + "/" + LIVE_TABLE;
+    }
+
     /** The value of a beat taken at {@code millis}. */
-    static ByteBuffer encode(long millis) {
+    public static ByteBuffer encode(long millis) {
         return ByteBuffer.wrap(("beat=" + millis + "\nhost=" + HostIdentity.hostName() + "\n")
                 .getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     /** The time of a beat, or -1 if the value is not one. */
-    static long decode(ByteBuffer value) {
+    public static long decode(ByteBuffer value) {
         String text = java.nio.charset.StandardCharsets.UTF_8.decode(value.duplicate()).toString();
         for (String line : text.split("\n")) {
             if (line.startsWith("beat=")) {

@@ -1,4 +1,4 @@
-package io.creel.spark.shuffle;
+package io.creel.spark.common;
 
 import io.creel.storage.StorageKeys;
 import io.creel.namenode.NamenodeKeys;
@@ -18,6 +18,9 @@ import org.apache.spark.SparkConf;
  * whole block), and fast failure detection so a killed server is noticed within seconds.
  */
 public final class CreelTestCluster implements AutoCloseable {
+    /** spark-shuffle's {@code ShuffleManager}, as {@code spark.shuffle.manager} names it. */
+    public static final String SHUFFLE_MANAGER = "io.creel.spark.shuffle.CreelShuffleManager";
+
     private final MiniCluster cluster;
     private final Path dram;
     private final Path disk;
@@ -81,10 +84,20 @@ public final class CreelTestCluster implements AutoCloseable {
         return cluster.address().toUri();
     }
 
-    /** Spark settings that send every shuffle through this cluster. */
+    /**
+     * Spark settings that send every shuffle through this cluster: {@link #clientConf} with
+     * spark-shuffle's manager, named (this kit is below spark-shuffle and cannot load it).
+     */
     public SparkConf sparkConf(String master, String appName) {
+        return clientConf(master, appName).set("spark.shuffle.manager", SHUFFLE_MANAGER);
+    }
+
+    /**
+     * Spark settings that reach this cluster (its address, its block size, short timeouts) with
+     * Spark's own shuffle: what a test of the broadcasts alone starts from.
+     */
+    public SparkConf clientConf(String master, String appName) {
         return new SparkConf().setMaster(master).setAppName(appName)
-                .set("spark.shuffle.manager", CreelShuffleManager.class.getName())
                 .set(SparkCreelConf.NAMENODE_ADDRESS, address())
                 .set(SparkCreelConf.PASS_THROUGH_PREFIX + ConfKeys.BLOCK_SIZE.name(), "64k")
                 .set(SparkCreelConf.PASS_THROUGH_PREFIX + ConfKeys.CLIENT_REQUEST_TIMEOUT.name(), "10s")
@@ -116,7 +129,8 @@ public final class CreelTestCluster implements AutoCloseable {
         }
     }
 
-    static void deleteTree(Path root) {
+    /** Deletes {@code root} and everything under it, if it exists. */
+    public static void deleteTree(Path root) {
         if (!Files.exists(root)) {
             return;
         }

@@ -1,4 +1,4 @@
-package io.creel.spark.shuffle;
+package io.creel.spark.common;
 
 import io.creel.client.integration.FrameworkSettings;
 import io.creel.common.conf.ConfValues;

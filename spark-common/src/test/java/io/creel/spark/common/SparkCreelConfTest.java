@@ -1,4 +1,4 @@
-package io.creel.spark.shuffle;
+package io.creel.spark.common;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -42,21 +42,6 @@ class SparkCreelConfTest {
         assertEquals(false, c.preferLocal());
         assertEquals(96L << 20, c.maxBytesInFlight(), "a bare maxSizeInFlight is in MiB, as in Spark");
         assertEquals(1 << 20, c.readChunk());
-    }
-
-    @Test
-    void shuffleStorageIsReliableToSparkOnlyWhenMapOutputsAreReplicated() {
-        assertEquals(false, new CreelShuffleDataIO(new SparkConf(false)).driver().supportsReliableStorage(),
-                "one copy (the default): a lost machine loses its map outputs");
-        assertEquals(true, new CreelShuffleDataIO(new SparkConf(false).set(SparkCreelConf.REPLICATION, "2"))
-                .driver().supportsReliableStorage());
-        assertEquals(true, new CreelShuffleDataIO(new SparkConf(false)
-                .set("spark.creel.conf.creel.client.replication", "3")).driver().supportsReliableStorage(),
-                "the client's factor counts when the shuffle does not set one");
-        assertEquals(false, new CreelShuffleDataIO(new SparkConf(false).set(SparkCreelConf.REPLICATION, "1")
-                .set("spark.creel.conf.creel.client.replication", "3")).driver().supportsReliableStorage(),
-                "the shuffle's own factor wins");
-        assertEquals(2, SparkCreelConf.from(new SparkConf(false).set(SparkCreelConf.REPLICATION, "2")).replication());
     }
 
     @Test
