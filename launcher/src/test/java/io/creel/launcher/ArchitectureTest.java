@@ -52,7 +52,8 @@ class ArchitectureTest {
         // spark-common: what the Spark integrations share (their keys, the driver's heartbeat), below both.
         layer(4, "cli", "minicluster", "ops", "spark-common");
         layer(5, "hdfs-adapter", "spark-shuffle", "spark-broadcast", "ycsb-binding", "bench");
-        layer(6, "launcher");
+        // spark-bundle: the one Spark job jar, both Spark plugins shaded together (and the tests of both at once).
+        layer(6, "launcher", "spark-bundle");
         layer(7, "multihost-tests", "dist");
     }
 
@@ -168,7 +169,7 @@ class ArchitectureTest {
 
     /** The modules that put the client into a framework (layer 5, less the benchmarks). */
     private static final List<String> INTEGRATIONS = List.of("hdfs-adapter", "spark-common", "spark-shuffle",
-            "ycsb-binding");
+            "spark-broadcast", "ycsb-binding");
 
     /**
      * The shaded jar of an integration is the parent's execution, configured once: a module names the

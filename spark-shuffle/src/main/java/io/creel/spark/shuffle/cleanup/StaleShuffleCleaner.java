@@ -40,8 +40,9 @@ public final class StaleShuffleCleaner {
     /** The default age after which an application without a fresh heartbeat counts as gone. */
     public static final Duration DEFAULT_OLDER_THAN = Duration.ofMinutes(10);
     /**
-     * The broadcast plugin's default root ({@code io.creel.spark.broadcast.BroadcastSettings}, which
-     * this package must not depend on: broadcast builds on shuffle, not the other way).
+     * The broadcast plugin's default root ({@code io.creel.spark.broadcast.BroadcastSettings}, in
+     * spark-broadcast, a module beside this one that this one does not depend on; spark-bundle's
+     * {@code StaleBroadcastCleanupTest} checks that the two agree).
      */
     static final String BROADCAST_ROOT_DEFAULT = "/spark-broadcast";
 

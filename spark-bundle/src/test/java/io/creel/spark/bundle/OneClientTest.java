@@ -1,10 +1,13 @@
-package io.creel.spark.broadcast;
+package io.creel.spark.bundle;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.creel.client.integration.SharedClient;
 import io.creel.client.integration.SharedClients;
+import io.creel.spark.broadcast.BroadcastSettings;
+import io.creel.spark.broadcast.CreelBroadcast;
+import io.creel.spark.broadcast.CreelBroadcastPlugin;
 import io.creel.spark.common.CreelTestCluster;
 import io.creel.spark.shuffle.CreelShuffleManager;
 import java.util.concurrent.TimeUnit;
@@ -38,7 +41,8 @@ class OneClientTest {
     @Test
     void aJobThatShufflesAndReadsABroadcastRunsOneClientAndTheApplicationsEndClosesIt() {
         int before = SharedClients.open();
-        try (JavaSparkContext sc = new JavaSparkContext(BroadcastFixture.conf(creel, "local[2]", "one-client"))) {
+        try (JavaSparkContext sc = new JavaSparkContext(creel.sparkConf("local[2]", "one-client")
+                .set("spark.plugins", CreelBroadcastPlugin.class.getName()))) {
             Broadcast<int[]> b = CreelBroadcast.broadcast(sc, IntStream.range(0, 8).toArray());
             long keys = sc.parallelize(IntStream.range(0, 100).boxed().toList(), 4)
                     .mapToPair(i -> new Tuple2<>(i % 7, b.value()[i % 8]))

@@ -1,4 +1,4 @@
-package io.creel.spark.shuffle;
+package io.creel.spark.bundle;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The shaded jar as a Spark user meets it: a Spark job in a separate JVM whose class path is
- * Spark's jars plus {@code creel-spark-<version>.jar} and nothing else of Creel's.
+ * Spark's jars plus {@code creel-spark-<version>.jar} and nothing else of Creel's, using the
+ * shuffle (spark-shuffle) and the broadcasts (spark-broadcast) from that one jar.
  */
 @Timeout(value = 4, unit = TimeUnit.MINUTES)
 class ShadedJarIT {
@@ -38,6 +39,12 @@ class ShadedJarIT {
         try (JarFile jar = new JarFile(shadedJar().toFile())) {
             assertTrue(jar.stream().noneMatch(e -> e.getName().startsWith("io/netty/")), "unrelocated Netty");
             assertTrue(jar.stream().anyMatch(e -> e.getName().startsWith("io/creel/shaded/io/netty/")));
+            for (String plugin : List.of("io/creel/spark/shuffle/CreelShuffleManager.class",
+                    "io/creel/spark/broadcast/CreelBroadcastPlugin.class",
+                    "io/creel/spark/broadcast/sql/CreelSqlExtensions.class",
+                    "io/creel/spark/common/SparkCreelConf.class")) {
+                assertNotNull(jar.getJarEntry(plugin), "the one jar carries both plugins: " + plugin);
+            }
             assertTrue(jar.stream().noneMatch(e -> e.getName().startsWith("org/apache/spark/") && !e.isDirectory()),
                     "no Spark classes");
             JarEntry entry = jar.getJarEntry("META-INF/services/io.creel.storage.spi.BlockTransportProvider");

@@ -1,4 +1,4 @@
-package io.creel.spark.shuffle;
+package io.creel.spark.bundle;
 
 import io.creel.spark.broadcast.CreelBroadcast;
 import io.creel.spark.broadcast.sql.CreelRelationMode;

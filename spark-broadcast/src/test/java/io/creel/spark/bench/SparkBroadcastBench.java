@@ -21,7 +21,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 
 /**
- * The broadcast bench ({@code spark-shuffle/bench.sh broadcast ...}): a large byte array
+ * The broadcast bench ({@code spark-broadcast/bench.sh ...}): a large byte array
  * broadcast and read by every task, with Spark's torrent broadcast and with Creel in the same
  * application on {@code local-cluster} (separate executor JVMs, the same executors for both).
  * For each size and run it measures the time to first use (from the driver's {@code broadcast}

@@ -19,9 +19,9 @@ final class BroadcastFixture {
     private BroadcastFixture() {
     }
 
-    /** The shuffle tests' settings plus the broadcast plugin. */
+    /** The test cluster's settings (Spark's own shuffle) plus the broadcast plugin. */
     static SparkConf conf(CreelTestCluster creel, String master, String app) {
-        return creel.sparkConf(master, app).set("spark.plugins", CreelBroadcastPlugin.class.getName());
+        return creel.clientConf(master, app).set("spark.plugins", CreelBroadcastPlugin.class.getName());
     }
 
     /** Names under {@code dir}, or null when {@code dir} does not exist. */

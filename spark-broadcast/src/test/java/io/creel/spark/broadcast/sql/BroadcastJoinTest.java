@@ -41,7 +41,7 @@ class BroadcastJoinTest {
     private SparkSession spark;
 
     static SparkConf conf(CreelTestCluster creel, String app) {
-        return creel.sparkConf("local[2]", app)
+        return creel.clientConf("local[2]", app)
                 .set("spark.plugins", CreelBroadcastPlugin.class.getName())
                 .set("spark.sql.extensions", CreelSqlExtensions.class.getName())
                 // Only the hinted joins broadcast, so each query's broadcasts are known.

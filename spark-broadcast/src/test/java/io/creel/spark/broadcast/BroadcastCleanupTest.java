@@ -7,14 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.creel.client.CreelClient;
-import io.creel.client.Futures;
-import io.creel.common.namespace.NodeType;
 import io.creel.spark.common.CreelTestCluster;
-import io.creel.spark.shuffle.cleanup.StaleShuffleCleanerAccess;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -30,7 +23,9 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Nothing is left in Creel: destroy removes a broadcast's File, the driver's cleaner removes the
  * File of a broadcast nobody references, and the plugin removes every broadcast at the
- * application's end (checked through the namespace).
+ * application's end (checked through the namespace). What a crashed driver leaves, the
+ * stale-application cleaner removes: that cleaner is spark-shuffle's, so its test on the broadcast
+ * root is in spark-bundle ({@code io.creel.spark.bundle.StaleBroadcastCleanupTest}).
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class BroadcastCleanupTest {
@@ -120,42 +115,8 @@ class BroadcastCleanupTest {
     }
 
     @Test
-    void aRunningApplicationsHeartbeatKeepsTheStaleCleanerAwayAndACrashedDriversBroadcastsAreRemoved()
-            throws java.io.IOException {
-        assertEquals(BroadcastSettings.ROOT_DEFAULT, StaleShuffleCleanerAccess.broadcastRootDefault(),
-                "the cleaner looks where the plugin writes");
-        String root = BroadcastSettings.ROOT_DEFAULT;
-        try (JavaSparkContext sc = new JavaSparkContext(BroadcastFixture.conf(creel, "local[1]", "beating"))) {
-            Broadcast<int[]> b = CreelBroadcast.broadcast(sc, IntStream.range(0, 8).toArray());
-            String path = ((StoredBroadcast<int[]>) b).path();
-            String app = path.substring(root.length() + 1, path.lastIndexOf('/'));
-            // A driver that crashed an hour ago: its directory and a beat that stopped.
-            Duration t = client.requestTimeout();
-            Futures.await(client.create(root + "/app-crashed", NodeType.DIRECTORY), t, "mkdir");
-            try (var out = Futures.await(client.create(root + "/app-crashed/broadcast-1", NodeType.FILE), t, "create")
-                    .outputStream()) {
-                out.write(new byte[100]);
-            }
-            StaleShuffleCleanerAccess.beat(client, root, "app-crashed", System.currentTimeMillis() - 3_600_000);
-
-            // The command with its default roots: the shuffle root (absent here) and the broadcast root.
-            ByteArrayOutputStream report = new ByteArrayOutputStream();
-            assertEquals(0, StaleShuffleCleanerAccess.main(new String[] {"--namenode", creel.address()},
-                    new PrintStream(report, true, StandardCharsets.UTF_8), System.err));
-            String text = report.toString(StandardCharsets.UTF_8);
-            assertTrue(text.contains(root + "/app-crashed") && text.contains("removed"), text);
-            assertTrue(text.contains(root + "/" + app) && text.contains("live"), text);
-            assertFalse(BroadcastFixture.exists(client, root + "/app-crashed"));
-            assertFalse(BroadcastFixture.exists(client, root + "/_live/app-crashed"));
-            assertTrue(BroadcastFixture.exists(client, path), "the running application's broadcast stays");
-            assertEquals(28L, sum(sc, b));
-        }
-        assertNothingLeft();
-    }
-
-    @Test
     void withoutThePluginBroadcastFailsNamingTheKey() {
-        try (JavaSparkContext sc = new JavaSparkContext(creel.sparkConf("local[1]", "no-plugin"))) {
+        try (JavaSparkContext sc = new JavaSparkContext(creel.clientConf("local[1]", "no-plugin"))) {
             IllegalStateException e = assertThrows(IllegalStateException.class,
                     () -> CreelBroadcast.broadcast(sc, "x"));
             assertTrue(e.getMessage().contains("spark.plugins") && e.getMessage().contains(
