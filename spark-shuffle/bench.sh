@@ -6,16 +6,16 @@
 #   spark-shuffle/bench.sh                                   # 1 GiB GroupBy, 1 GB sort, 3 timed runs each
 #   spark-shuffle/bench.sh --pairs 16384 --sort-records 1000000 --runs 1   # a quick run
 #   SPARK_BENCH_VERSION=4.1.3 spark-shuffle/bench.sh         # against another Spark line
-#   spark-shuffle/bench.sh broadcast [--sizes 256m,1g ...]   # broadcast: torrent vs Creel (SparkBroadcastBench)
-# Arguments: see io.creel.spark.bench.SparkShuffleBench and io.creel.spark.bench.SparkBroadcastBench.
+#   spark-shuffle/bench.sh broadcast [--sizes 256m,1g ...]   # the broadcast bench: runs spark-broadcast/bench.sh
+# Arguments: see io.creel.spark.bench.SparkShuffleBench.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = broadcast ]; then
+  shift
+  exec spark-broadcast/bench.sh "$@"
+fi
 version="${SPARK_BENCH_VERSION:-4.0.4}"
 main=io.creel.spark.bench.SparkShuffleBench
-if [ "${1:-}" = broadcast ]; then
-  main=io.creel.spark.bench.SparkBroadcastBench
-  shift
-fi
 # One reactor build compiles everything and writes each module's test class path to the same file; the
 # last module, spark-shuffle, wins. Sibling modules appear as their target/classes (nothing is installed).
 cp_file="$PWD/spark-shuffle/target/bench.classpath"

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Runs every spark-shuffle test (the default suite, ShadedJarIT and the heavy "matrix" tests) against
-# each supported Spark line with ONE build of the plugin: the jar is built once against Spark 4.0.4,
-# then for each line only the tests are recompiled (-Dmaven.main.skip keeps the classes under test,
-# and the shaded jar repackages those same classes) and run with that Spark on the class path.
+# Runs every test of the Spark modules -- spark-common, spark-shuffle, spark-broadcast and spark-bundle
+# (the default suite, ShadedJarIT and the heavy "matrix" tests) -- against each supported Spark line
+# with ONE build of the plugins: the jar is built once against Spark 4.0.4, then for each line only
+# the tests are recompiled (-Dmaven.main.skip keeps the classes under test, and the shaded jar
+# repackages those same classes) and run with that Spark on the class path.
 #
-#   spark-shuffle/test-matrix.sh                 # 4.0.4 4.1.3 4.2.0
-#   CREEL_SPARK_VERSIONS="4.1.3" spark-shuffle/test-matrix.sh
-#   CREEL_SPARK_GROUPS=default spark-shuffle/test-matrix.sh   # skip the heavy tests
+#   spark-bundle/test-matrix.sh                 # 4.0.4 4.1.3 4.2.0
+#   CREEL_SPARK_VERSIONS="4.1.3" spark-bundle/test-matrix.sh
+#   CREEL_SPARK_GROUPS=default spark-bundle/test-matrix.sh   # skip the heavy tests
 #
 # Ends with one line "N passed, N failed" over the lines tried; exit code 1 if any failed.
 set -uo pipefail
@@ -18,12 +19,15 @@ if [ "${CREEL_SPARK_GROUPS:-all}" = default ]; then
 else
   excluded=
 fi
-mvn=(mvn -B -q -pl spark-shuffle -am)
-# Surefire runs only this module's *Test classes (-am would run the upstream modules' tests too);
-# failsafe keeps its default (*IT: ShadedJarIT), and only this module binds it.
+# spark-bundle and what it is built from: the four Spark modules (and the client below them).
+mvn=(mvn -B -q -pl spark-bundle -am)
+# Surefire runs only the Spark modules' *Test classes (-am would run the client's and the other
+# upstream modules' tests too); failsafe keeps its default (*IT: ShadedJarIT), and only spark-bundle
+# binds it.
+spark_modules=(spark-common spark-shuffle spark-broadcast spark-bundle)
 only_spark=(-Dtest='io.creel.spark.**.*Test' -Dsurefire.failIfNoSpecifiedTests=false)
 
-echo "== building the plugin once, against Spark 4.0.4"
+echo "== building the plugins and their jar once, against Spark 4.0.4"
 if ! "${mvn[@]}" package -DskipTests; then
   echo "build failed"
   echo "0 passed, 1 failed"
@@ -38,7 +42,12 @@ default_done="${CREEL_SPARK_DEFAULT_DONE:-}"
 for v in $versions; do
   echo "== Spark $v"
   start=$(date +%s)
-  rm -rf spark-shuffle/target/surefire-reports spark-shuffle/target/failsafe-reports
+  reports=()
+  for m in "${spark_modules[@]}"; do
+    rm -rf "$m/target/surefire-reports" "$m/target/failsafe-reports"
+    reports+=("$m/target/surefire-reports")
+  done
+  reports+=(spark-bundle/target/failsafe-reports)
   groups=""
   skipped_groups="$excluded"
   if [ "$v" = "$default_done" ] && [ -z "$excluded" ]; then
@@ -53,13 +62,11 @@ for v in $versions; do
     failed=$((failed + 1))
     result=FAILED
   fi
-  reports=spark-shuffle/target/surefire-reports
-  tests=$(cat "$reports"/TEST-*.xml spark-shuffle/target/failsafe-reports/TEST-*.xml 2>/dev/null \
+  tests=$(for d in "${reports[@]}"; do cat "$d"/TEST-*.xml 2>/dev/null; done \
     | grep -o '<testsuite [^>]*tests="[0-9]*"' | grep -o 'tests="[0-9]*"' | grep -o '[0-9]*' | paste -sd+ | bc)
   # A line whose run selected nothing (-Dsurefire.failIfNoSpecifiedTests=false lets it pass) or skipped a
   # test did not test that line: it fails (.ci/check-test-reports.py, as the other CI steps use).
-  if [ "$result" = passed ] && ! python3 .ci/check-test-reports.py "Spark $v" "$reports" \
-      spark-shuffle/target/failsafe-reports; then
+  if [ "$result" = passed ] && ! python3 .ci/check-test-reports.py "Spark $v" "${reports[@]}"; then
     passed=$((passed - 1))
     failed=$((failed + 1))
     result=FAILED
