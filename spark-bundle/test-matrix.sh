@@ -54,7 +54,9 @@ for v in $versions; do
     groups=matrix
     echo "   (the default group ran on $v in verify: the heavy group only)"
   fi
-  if nice "${mvn[@]}" verify -Dspark.version="$v" -Dmaven.main.skip=true \
+  # --fail-at-end: a failure in one plugin's tests does not keep the other plugin's from running on
+  # this line (spark-broadcast does not depend on spark-shuffle; spark-bundle, on both, is skipped).
+  if nice "${mvn[@]}" verify --fail-at-end -Dspark.version="$v" -Dmaven.main.skip=true \
       -Dspark.test.excludedGroups="$skipped_groups" -Dspark.test.groups="$groups" "${only_spark[@]}"; then
     passed=$((passed + 1))
     result=passed
