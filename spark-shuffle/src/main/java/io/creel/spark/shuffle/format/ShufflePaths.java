@@ -7,7 +7,7 @@ import io.creel.common.namespace.PathName;
  *
  * <pre>
  *  {root}/                                 Directory, e.g. /spark-shuffle
- *  {root}/_live                            Table: one KeyValue per running application (its driver's heartbeat)
+ *  {root}/_live                            Table: heartbeats of earlier releases' drivers (the cleaner reads them)
  *  {root}/{appId}/                         Directory: one application's shuffles
  *  {root}/{appId}/shuffle-{shuffleId}/     Directory: one shuffle
  *  {root}/{appId}/shuffle-{id}/map-{mapIndex}-{mapId}   File: one map task attempt's output
