@@ -51,6 +51,11 @@ public final class RpcCall {
         }
     }
 
+    /**
+     * What the request asks for: a core {@link io.creel.common.protocol.Opcode}, or a tier's own
+     * {@link io.creel.common.protocol.TierOpcode} (compare with {@code ==}; a handler that switches
+     * over core opcodes checks {@code instanceof Opcode} first).
+     */
     public RequestType opcode() {
         return opcode;
     }
