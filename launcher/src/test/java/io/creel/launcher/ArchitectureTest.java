@@ -4,9 +4,12 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaFieldAccess;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.creel.common.protocol.Opcode;
 import io.creel.common.rpc.PayloadCheck;
 import io.creel.common.rpc.RequestDispatch;
 import io.creel.common.rpc.RequestHandler;
@@ -24,6 +27,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -49,7 +54,7 @@ class ArchitectureTest {
         layer(2, "storage-tcp", "storage-local", "storage-rdma");
         // Its tests run a namenode and clients; its code needs only storage and rdma-native.
         layer(3, "storage-nvmf", "namenode", "client");
-        // spark-common: what the Spark integrations share (their keys, the driver's heartbeat), below both.
+        // spark-common: what the Spark integrations share (their spark.creel.* keys), below both.
         layer(4, "cli", "minicluster", "ops", "spark-common");
         layer(5, "hdfs-adapter", "spark-shuffle", "spark-broadcast", "ycsb-binding", "bench");
         // spark-bundle: the one Spark job jar, both Spark plugins shaded together (and the tests of both at once).
@@ -238,6 +243,37 @@ class ArchitectureTest {
                 .should().dependOnClassesThat().resideInAPackage("io.netty.channel..")
                 .check(classes);
     }
+
+    /**
+     * {@code common}'s {@link Opcode} enum holds the core requests only: each is named by production code
+     * outside the concrete tiers (the namenode, the client, the storage kernel, the TCP path every
+     * server has). A request only one tier uses is that tier's own {@code TierOpcode}, declared in its
+     * module through a {@code TierOpcodeSource} (as the nvmf tier's BLOCK_CLAIM).
+     */
+    @Test
+    void noTierSpecificOpcodeIsACoreOpcode() {
+        Set<String> usedOutsideTiers = new TreeSet<>();
+        for (JavaClass c : classes) {
+            boolean inATier = TIER_PACKAGES.stream().anyMatch(p -> c.getPackageName().startsWith(p));
+            if (inATier || c.isEquivalentTo(Opcode.class)) {
+                continue;
+            }
+            for (JavaFieldAccess a : c.getFieldAccessesFromSelf()) {
+                if (a.getTargetOwner().isEquivalentTo(Opcode.class)) {
+                    usedOutsideTiers.add(a.getTarget().getName());
+                }
+            }
+        }
+        assertTrue(usedOutsideTiers.contains("LOOKUP"), "the namenode's and the client's uses were seen: "
+                + usedOutsideTiers);
+        List<String> tierOnly = Stream.of(Opcode.values()).map(Opcode::name).filter(n -> !usedOutsideTiers.contains(n))
+                .toList();
+        assertEquals(List.of(), tierOnly, "core opcodes that only a tier uses: make each its tier's TierOpcode");
+    }
+
+    /** The modules' packages of the concrete tiers (a medium, and the paths only it has). */
+    private static final List<String> TIER_PACKAGES = List.of("io.creel.storage.local", "io.creel.storage.rdma",
+            "io.creel.storage.nvmf");
 
     @Test
     void theStorageKernelNamesNoTierNamenodeOrClient() {

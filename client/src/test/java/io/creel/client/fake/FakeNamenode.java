@@ -17,6 +17,7 @@ import io.creel.common.protocol.Message;
 import io.creel.common.protocol.MoveRequest;
 import io.creel.common.protocol.NodeInfo;
 import io.creel.common.protocol.NodeReply;
+import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.OpenReply;
 import io.creel.common.protocol.RemoveRequest;
 import io.creel.common.protocol.ServerStatus;
@@ -142,7 +143,10 @@ public final class FakeNamenode implements AutoCloseable {
     }
 
     private void handle(RpcCall call) {
-        switch (call.opcode()) {
+        if (!(call.opcode() instanceof Opcode op)) {
+            throw new CreelException(ErrorCode.UNSUPPORTED, "fake namenode: " + call.opcode());
+        }
+        switch (op) {
             case CREATE -> {
                 CreateRequest req = CreateRequest.decode(call.body());
                 call.reply(sync(() -> create(req, call.identity())));

@@ -7,7 +7,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The configuration keys every Creel process shares (the cluster's shape, client timeouts,
@@ -35,8 +39,13 @@ public final class ConfKeys {
             ConfValues::parseDuration, "Time allowed for one request to be answered.");
 
     // ---- networking ----
-    public static final ConfKey<String> NET_TRANSPORT = key("creel.net.transport", "auto",
-            v -> ConfValues.oneOf(v, "auto", "epoll", "nio"), "Socket implementation: auto (epoll where available), epoll or nio.");
+    /**
+     * The socket I/O under Netty's event loops (not a block transport, not an RPC transport: see the
+     * glossary in docs/architecture.md). Was {@code creel.net.transport}, which still works.
+     */
+    public static final ConfKey<String> NET_IO = key("creel.net.io", "auto",
+            v -> ConfValues.oneOf(v, "auto", "epoll", "nio"),
+            "Socket I/O of the event loops: auto (native epoll where available), epoll or nio.");
     public static final ConfKey<Integer> NET_EVENT_LOOPS = key("creel.net.event.loops", "0",
             v -> ConfValues.parseInt(v, 0, 1024), "Event-loop threads per process; 0 means one per core.");
     public static final ConfKey<Long> NET_MAX_FRAME = key("creel.net.max.frame", "0",
@@ -55,6 +64,15 @@ public final class ConfKeys {
             "1024", v -> ConfValues.parseInt(v, 1, 1 << 20),
             "Connections a server accepts from one IP address at once; more are closed at once, with a log line.");
 
+    /**
+     * Keys that were renamed, by their old name: a setting under the old name still works, with a
+     * warning (once per process) naming the new one. Never reuse an old name for another key.
+     */
+    private static final Map<String, ConfKey<?>> RENAMED = Map.of("creel.net.transport", NET_IO);
+    /** Old names already warned about in this process. */
+    private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
+    private static final Logger LOG = LoggerFactory.getLogger(ConfKeys.class);
+
     private ConfKeys() {
     }
 
@@ -70,6 +88,38 @@ public final class ConfKeys {
     /** All keys known here: the shared ones, then each module's, in documentation order. */
     public static Map<String, ConfKey<?>> all() {
         return Registry.ALL;
+    }
+
+    /** Renamed keys: old name to the key it is now. */
+    public static Map<String, ConfKey<?>> renamed() {
+        return RENAMED;
+    }
+
+    /**
+     * {@code settings} with every renamed key under its new name, warning once per process for each
+     * old name used. When both names are set, the new one wins (and the warning says the old one is
+     * ignored).
+     */
+    public static Map<String, String> currentNames(Map<String, String> settings) {
+        Map<String, String> out = new LinkedHashMap<>();
+        settings.forEach((name, value) -> {
+            if (!RENAMED.containsKey(name)) {
+                out.put(name, value);
+            }
+        });
+        settings.forEach((name, value) -> {
+            ConfKey<?> now = RENAMED.get(name);
+            if (now == null) {
+                return;
+            }
+            boolean both = out.containsKey(now.name());
+            if (WARNED.add(name)) {
+                LOG.warn("configuration key {} is deprecated: set {} instead{}", name, now.name(),
+                        both ? " (both are set: " + name + " is ignored)" : "");
+            }
+            out.putIfAbsent(now.name(), value);
+        });
+        return out;
     }
 
     /** The merged registry, built once on first use (after every shared key exists). */

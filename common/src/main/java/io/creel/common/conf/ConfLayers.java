@@ -74,9 +74,16 @@ public final class ConfLayers {
             merged.put(k, v);
             source.put(k, "--conf");
         });
+        ConfKeys.renamed().forEach((old, now) -> {
+            String from = source.remove(old);
+            if (from != null && !merged.containsKey(now.name())) {
+                source.put(now.name(), from + ", as the deprecated " + old);
+            }
+        });
+        Map<String, String> current = ConfKeys.currentNames(merged);
         CreelConf conf;
         try {
-            conf = CreelConf.of(merged);
+            conf = CreelConf.of(current);
         } catch (CreelException e) {
             List<String> layers = new ArrayList<>();
             if (siteFile != null) {
@@ -92,8 +99,8 @@ public final class ConfLayers {
                     + (layers.isEmpty() ? "" : " (in " + String.join(" or ", layers) + ")"));
         }
         List<Setting> all = new ArrayList<>();
-        new TreeMap<>(ConfKeys.all()).forEach((name, key) -> all.add(merged.containsKey(name)
-                ? new Setting(name, merged.get(name), source.get(name))
+        new TreeMap<>(ConfKeys.all()).forEach((name, key) -> all.add(current.containsKey(name)
+                ? new Setting(name, current.get(name), source.get(name))
                 : new Setting(name, key.defaultText(), "default")));
         return new ConfLayers(conf, List.copyOf(all));
     }
@@ -124,8 +131,8 @@ public final class ConfLayers {
                 continue;
             }
             String key = name.toLowerCase(Locale.ROOT).replace('_', '.');
-            if (ConfKeys.all().containsKey(key)) {
-                out.put(key, e.getValue());
+            if (ConfKeys.all().containsKey(key) || ConfKeys.renamed().containsKey(key)) {
+                out.put(key, e.getValue()); // a renamed key's old name is taken, and warned about, as everywhere
             } else if (sections.contains(section(key))) {
                 problems.add("environment variable " + name + " sets '" + key + "', which is no key");
             }

@@ -39,8 +39,12 @@ public final class CreelConf {
         return of(Map.of());
     }
 
-    /** Validates {@code settings} (key to text) over the defaults. */
-    public static CreelConf of(Map<String, String> settings) {
+    /**
+     * Validates {@code settings} (key to text) over the defaults. A renamed key's old name still
+     * works, with a warning ({@link ConfKeys#renamed()}).
+     */
+    public static CreelConf of(Map<String, String> given) {
+        Map<String, String> settings = ConfKeys.currentNames(given);
         List<String> problems = new ArrayList<>();
         Map<ConfKey<?>, Object> values = new HashMap<>();
         Map<String, String> explicit = new LinkedHashMap<>();
@@ -116,7 +120,7 @@ public final class CreelConf {
     /** A copy with more settings applied (validated like the original). */
     public CreelConf with(Map<String, String> more) {
         Map<String, String> merged = new LinkedHashMap<>(explicit);
-        merged.putAll(more);
+        merged.putAll(ConfKeys.currentNames(more)); // a later setting wins over one under the other name
         return of(merged);
     }
 

@@ -5,7 +5,7 @@ package io.creel.common.protocol;
  *
  * <pre>
  *  int32  length      bytes after this field
- *  uint8  opcode      {@link Opcode}
+ *  uint8  opcode      {@link RequestType}: a core {@link Opcode} or a tier's {@link TierOpcode}
  *  uint8  flags       bit 0: this frame is a response; bit 1: a request identity follows;
  *                     bits 4-7: the wire protocol version the sender speaks, minus 1
  *  int64  request id  chosen by the caller, echoed in the response

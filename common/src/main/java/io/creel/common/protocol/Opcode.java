@@ -1,7 +1,12 @@
 package io.creel.common.protocol;
 
-/** What a request asks for. The numeric codes are the wire format: never renumber, only add. */
-public enum Opcode {
+/**
+ * The core requests: what every Creel process may send or serve. The numeric codes are the wire
+ * format: never renumber, only add. A request only one tier serves is not added here: the tier
+ * declares it as a {@link TierOpcode} (codes {@link TierOpcode#FIRST} to {@link TierOpcode#LAST},
+ * which this enum leaves free), so {@code common} stays closed to tiers.
+ */
+public enum Opcode implements RequestType {
     // metadata plane (namenode)
     CREATE(1),
     LOOKUP(2),
@@ -23,8 +28,7 @@ public enum Opcode {
     // data plane (storage server)
     BLOCK_READ(20),
     BLOCK_WRITE(21),
-    /** Claim a block for an allocation's tag without writing bytes (a client that writes elsewhere: NVMe-oF). */
-    BLOCK_CLAIM(22),
+    // 22 to 29: tiers' own requests (TierOpcode), e.g. the nvmf tier's BLOCK_CLAIM (22)
     // storage-server control (namenode to storage server)
     REGION_GRANT(30),
     REGION_RELEASE(31),
@@ -44,11 +48,15 @@ public enum Opcode {
         this.code = code;
     }
 
+    @Override
     public int code() {
         return code;
     }
 
-    /** The opcode for a wire value, or {@code null} if there is none. */
+    /**
+     * The core opcode for a wire value, or {@code null} if there is none (a tier's code among them:
+     * {@link OpcodeRegistry#ofCode} knows those too).
+     */
     public static Opcode ofCode(int code) {
         return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
     }

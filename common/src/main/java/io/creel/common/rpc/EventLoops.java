@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The event-loop threads of one process component and the socket implementation they drive:
- * native epoll where available (and allowed by {@code creel.net.transport}), else NIO.
+ * native epoll where available (and allowed by {@code creel.net.io}), else NIO.
  */
 public final class EventLoops implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EventLoops.class);
@@ -38,12 +38,12 @@ public final class EventLoops implements AutoCloseable {
 
     /** Starts event loops named after {@code name}, sized by {@code creel.net.event.loops}. */
     public static EventLoops create(CreelConf conf, String name) {
-        String mode = conf.get(ConfKeys.NET_TRANSPORT);
+        String mode = conf.get(ConfKeys.NET_IO);
         boolean useEpoll = switch (mode) {
             case "epoll" -> {
                 if (!Epoll.isAvailable()) {
-                    throw new CreelException(ErrorCode.CONFIGURATION, "creel.net.transport=epoll but native epoll is "
-                            + "unavailable: " + Epoll.unavailabilityCause());
+                    throw new CreelException(ErrorCode.CONFIGURATION, ConfKeys.NET_IO.name()
+                            + "=epoll but native epoll is unavailable: " + Epoll.unavailabilityCause());
                 }
                 yield true;
             }

@@ -5,8 +5,8 @@ import io.creel.common.error.ErrorCode;
 import io.creel.common.protocol.Frame;
 import io.creel.common.protocol.IdentifiedRequest;
 import io.creel.common.protocol.Message;
-import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.ProtocolException;
+import io.creel.common.protocol.RequestType;
 import io.creel.common.protocol.Wire;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -66,7 +66,7 @@ public final class Frames {
     }
 
     /** Starts a frame: writes the header with a placeholder length. Finish with {@link #finish}. */
-    public static ByteBuf begin(ByteBufAllocator alloc, int bodyHint, Opcode op, int flags, long requestId) {
+    public static ByteBuf begin(ByteBufAllocator alloc, int bodyHint, RequestType op, int flags, long requestId) {
         ByteBuf buf = alloc.ioBuffer(Frame.HEADER + bodyHint);
         buf.writeInt(0);
         buf.writeByte(op.code());
@@ -85,7 +85,7 @@ public final class Frames {
      * A request frame; an {@link IdentifiedRequest} is framed with {@link Frame#FLAG_IDENTIFIED} and its
      * identity before the body.
      */
-    public static ByteBuf request(ByteBufAllocator alloc, Opcode op, long requestId, Message body) {
+    public static ByteBuf request(ByteBufAllocator alloc, RequestType op, long requestId, Message body) {
         int flags = body instanceof IdentifiedRequest ? Frame.FLAG_IDENTIFIED : 0;
         ByteBuf buf = begin(alloc, 64, op, flags, requestId);
         try {
@@ -98,13 +98,13 @@ public final class Frames {
     }
 
     /** The error of a request {@link #request} could not encode, for every connection to report alike. */
-    public static CreelException unencodable(Opcode op, RuntimeException cause) {
+    public static CreelException unencodable(RequestType op, RuntimeException cause) {
         return new CreelException(ErrorCode.INVALID_ARGUMENT, "cannot encode " + op + " request: " + cause.getMessage(),
                 cause);
     }
 
     /** A successful response whose body is {@code body}'s encoding. */
-    public static ByteBuf ok(ByteBufAllocator alloc, Opcode op, long requestId, Message body) {
+    public static ByteBuf ok(ByteBufAllocator alloc, RequestType op, long requestId, Message body) {
         ByteBuf buf = begin(alloc, 64, op, Frame.FLAG_RESPONSE, requestId);
         try {
             buf.writeShort(Frame.STATUS_OK);
@@ -120,7 +120,7 @@ public final class Frames {
      * The header of a successful response whose payload of {@code payloadLength} bytes and verdict
      * ({@link Frame#VERDICT}) follow separately.
      */
-    public static ByteBuf okHeader(ByteBufAllocator alloc, Opcode op, long requestId, int payloadLength) {
+    public static ByteBuf okHeader(ByteBufAllocator alloc, RequestType op, long requestId, int payloadLength) {
         ByteBuf buf = alloc.ioBuffer(Frame.HEADER + 2);
         buf.writeInt(Frame.HEADER_AFTER_LENGTH + 2 + payloadLength + Frame.VERDICT);
         buf.writeByte(op.code());
@@ -131,7 +131,7 @@ public final class Frames {
     }
 
     /** A failed response carrying the error's code and message. */
-    public static ByteBuf error(ByteBufAllocator alloc, Opcode op, long requestId, CreelException error) {
+    public static ByteBuf error(ByteBufAllocator alloc, RequestType op, long requestId, CreelException error) {
         ByteBuf buf = begin(alloc, 128, op, Frame.FLAG_RESPONSE, requestId);
         buf.writeShort(error.code().code());
         String msg = error.getMessage() == null ? "" : error.getMessage();

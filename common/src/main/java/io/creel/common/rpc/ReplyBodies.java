@@ -5,7 +5,7 @@ import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.net.HostPort;
 import io.creel.common.protocol.Frame;
-import io.creel.common.protocol.Opcode;
+import io.creel.common.protocol.RequestType;
 import io.creel.common.protocol.Wire;
 import io.netty.buffer.ByteBuf;
 import java.util.concurrent.CompletableFuture;
@@ -21,7 +21,7 @@ public final class ReplyBodies {
      * {@link AnsweredException}); a body that does not
      * decode fails it with PROTOCOL naming the server.
      */
-    public static <T> void complete(ByteBuf body, ReplyDecoder<T> decoder, CompletableFuture<T> future, Opcode op,
+    public static <T> void complete(ByteBuf body, ReplyDecoder<T> decoder, CompletableFuture<T> future, RequestType op,
                                     HostPort remote) {
         int status;
         try {
@@ -34,9 +34,9 @@ public final class ReplyBodies {
         complete(status, body, decoder, future, op, remote);
     }
 
-    /** As {@link #complete(ByteBuf, ReplyDecoder, CompletableFuture, Opcode, HostPort)}, with the status already read. */
+    /** As {@link #complete(ByteBuf, ReplyDecoder, CompletableFuture, RequestType, HostPort)}, with the status already read. */
     public static <T> void complete(int status, ByteBuf body, ReplyDecoder<T> decoder, CompletableFuture<T> future,
-                                    Opcode op, HostPort remote) {
+                                    RequestType op, HostPort remote) {
         try {
             if (status == Frame.STATUS_OK) {
                 future.complete(decoder.decode(body));

@@ -4,9 +4,10 @@ import io.creel.common.BuildInfo;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.protocol.Frame;
-import io.creel.common.protocol.Opcode;
+import io.creel.common.protocol.OpcodeRegistry;
 import io.creel.common.protocol.ProtocolException;
 import io.creel.common.protocol.RequestIdentity;
+import io.creel.common.protocol.RequestType;
 import io.netty.buffer.ByteBuf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,9 +49,10 @@ public final class RequestDispatch {
         int code = frame.readUnsignedByte();
         int flags = frame.readUnsignedByte();
         long requestId = frame.readLong();
-        Opcode op = Opcode.ofCode(code);
+        RequestType op = OpcodeRegistry.installed().ofCode(code);
         if (op == null) {
-            throw new ProtocolException("unknown opcode " + code);
+            throw new ProtocolException("unknown opcode " + code + " (no core opcode, and no tier on this server's "
+                    + "class path declares it)");
         }
         if ((flags & Frame.FLAG_RESPONSE) != 0) {
             throw new ProtocolException("a response frame was sent to a server");

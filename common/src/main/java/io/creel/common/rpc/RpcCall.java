@@ -3,8 +3,8 @@ package io.creel.common.rpc;
 import io.creel.common.error.CreelException;
 import io.creel.common.protocol.Frame;
 import io.creel.common.protocol.Message;
-import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.RequestIdentity;
+import io.creel.common.protocol.RequestType;
 import io.netty.buffer.ByteBuf;
 import java.nio.ByteBuffer;
 
@@ -16,7 +16,7 @@ import java.nio.ByteBuffer;
  */
 public final class RpcCall {
     private final RpcPeer peer;
-    private final Opcode opcode;
+    private final RequestType opcode;
     private final long requestId;
     /** The request's identity across connections (a request that may be retried), or null. */
     private final RequestIdentity identity;
@@ -27,7 +27,7 @@ public final class RpcCall {
     /** Runs once the reply is handed to the peer (the server's count of requests in flight); or null. */
     private final Runnable replied;
 
-    RpcCall(RpcPeer peer, Opcode opcode, long requestId, RequestIdentity identity, ByteBuf body, RpcProbe probe,
+    RpcCall(RpcPeer peer, RequestType opcode, long requestId, RequestIdentity identity, ByteBuf body, RpcProbe probe,
             Runnable replied) {
         this.peer = peer;
         this.opcode = opcode;
@@ -51,7 +51,12 @@ public final class RpcCall {
         }
     }
 
-    public Opcode opcode() {
+    /**
+     * What the request asks for: a core {@link io.creel.common.protocol.Opcode}, or a tier's own
+     * {@link io.creel.common.protocol.TierOpcode} (compare with {@code ==}; a handler that switches
+     * over core opcodes checks {@code instanceof Opcode} first).
+     */
+    public RequestType opcode() {
         return opcode;
     }
 

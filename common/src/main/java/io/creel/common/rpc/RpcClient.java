@@ -6,7 +6,7 @@ import io.creel.common.inflight.InFlightTable;
 import io.creel.common.net.HostPort;
 import io.creel.common.protocol.Frame;
 import io.creel.common.protocol.Message;
-import io.creel.common.protocol.Opcode;
+import io.creel.common.protocol.RequestType;
 import io.creel.common.security.RpcSecurity;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
@@ -163,13 +163,13 @@ public final class RpcClient implements RpcConnection {
 
     /** Sends a request and decodes its reply. */
     @Override
-    public <T> CompletableFuture<T> call(Opcode op, Message request, ReplyDecoder<T> decoder) {
+    public <T> CompletableFuture<T> call(RequestType op, Message request, ReplyDecoder<T> decoder) {
         return call(op, request, decoder, requestTimeout);
     }
 
     /** Sends a request with a specific timeout. */
     @Override
-    public <T> CompletableFuture<T> call(Opcode op, Message request, ReplyDecoder<T> decoder, Duration timeout) {
+    public <T> CompletableFuture<T> call(RequestType op, Message request, ReplyDecoder<T> decoder, Duration timeout) {
         long id = nextId.getAndIncrement();
         ByteBuf frame;
         try {
@@ -185,7 +185,7 @@ public final class RpcClient implements RpcConnection {
      * copying the payload. Takes ownership of {@code payload}: it is released once written (or on failure).
      */
     @Override
-    public <T> CompletableFuture<T> callWithPayload(Opcode op, Message header, ByteBuf payload,
+    public <T> CompletableFuture<T> callWithPayload(RequestType op, Message header, ByteBuf payload,
                                                     ReplyDecoder<T> decoder) {
         long id = nextId.getAndIncrement();
         ByteBuf frame;
@@ -213,7 +213,7 @@ public final class RpcClient implements RpcConnection {
      * nothing more is written into it.
      */
     @Override
-    public CompletableFuture<Void> callInto(Opcode op, Message request, ByteBuffer dst) {
+    public CompletableFuture<Void> callInto(RequestType op, Message request, ByteBuffer dst) {
         long id = nextId.getAndIncrement();
         ByteBuf frame;
         try {
@@ -230,13 +230,13 @@ public final class RpcClient implements RpcConnection {
         return send(new Pending<>(op, wrongSize, dst), id, frame, null, requestTimeout);
     }
 
-    private <T> CompletableFuture<T> send(Opcode op, long id, ByteBuf frame, ByteBuf payload, ReplyDecoder<T> decoder,
+    private <T> CompletableFuture<T> send(RequestType op, long id, ByteBuf frame, ByteBuf payload, ReplyDecoder<T> decoder,
                                           Duration timeout) {
         return send(new Pending<>(op, decoder, null), id, frame, payload, timeout);
     }
 
     private <T> CompletableFuture<T> send(Pending<T> p, long id, ByteBuf frame, ByteBuf payload, Duration timeout) {
-        Opcode op = p.op;
+        RequestType op = p.op;
         String reason = closeReason;
         if (reason != null || !channel.isActive()) {
             frame.release();
@@ -405,7 +405,7 @@ public final class RpcClient implements RpcConnection {
 
     /** A request waiting for its reply. */
     static final class Pending<T> implements InFlightTable.Deadlined {
-        final Opcode op;
+        final RequestType op;
         final ReplyDecoder<T> decoder;
         /** Where the payload of a successful reply goes, or {@code null} to decode the reply. */
         private final ByteBuffer target;
@@ -416,7 +416,7 @@ public final class RpcClient implements RpcConnection {
         /** Its own timer, for a timeout other than the connection's default. */
         ScheduledFuture<?> timer;
 
-        Pending(Opcode op, ReplyDecoder<T> decoder, ByteBuffer target) {
+        Pending(RequestType op, ReplyDecoder<T> decoder, ByteBuffer target) {
             this.op = op;
             this.decoder = decoder;
             this.target = target;

@@ -5,7 +5,7 @@ import io.creel.common.error.ErrorCode;
 import io.creel.common.net.HostPort;
 import io.creel.common.protocol.Frame;
 import io.creel.common.protocol.Message;
-import io.creel.common.protocol.Opcode;
+import io.creel.common.protocol.RequestType;
 import io.netty.buffer.ByteBuf;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -28,16 +28,16 @@ public interface RpcConnection extends AutoCloseable {
     int inFlight();
 
     /** Sends a request and decodes its reply, with the connection's request timeout. */
-    <T> CompletableFuture<T> call(Opcode op, Message request, ReplyDecoder<T> decoder);
+    <T> CompletableFuture<T> call(RequestType op, Message request, ReplyDecoder<T> decoder);
 
     /** Sends a request with a timeout of its own. */
-    <T> CompletableFuture<T> call(Opcode op, Message request, ReplyDecoder<T> decoder, Duration timeout);
+    <T> CompletableFuture<T> call(RequestType op, Message request, ReplyDecoder<T> decoder, Duration timeout);
 
     /**
      * Sends a request whose frame is {@code header} followed by {@code payload}'s bytes. Takes
      * ownership of {@code payload}: it is released once sent (or on failure).
      */
-    <T> CompletableFuture<T> callWithPayload(Opcode op, Message header, ByteBuf payload, ReplyDecoder<T> decoder);
+    <T> CompletableFuture<T> callWithPayload(RequestType op, Message header, ByteBuf payload, ReplyDecoder<T> decoder);
 
     /**
      * Sends a request whose successful reply carries a payload of exactly {@code dst.remaining()}
@@ -47,7 +47,7 @@ public interface RpcConnection extends AutoCloseable {
      *
      * <p>Buffer ownership: {@code dst} belongs to the call until the future completes.
      */
-    default CompletableFuture<Void> callInto(Opcode op, Message request, ByteBuffer dst) {
+    default CompletableFuture<Void> callInto(RequestType op, Message request, ByteBuffer dst) {
         int expected = dst.remaining();
         return call(op, request, body -> {
             int payload = body.readableBytes() - Frame.VERDICT;

@@ -1,7 +1,7 @@
 package io.creel.common.rpc;
 
 import io.creel.common.error.CreelException;
-import io.creel.common.protocol.Opcode;
+import io.creel.common.protocol.RequestType;
 
 /**
  * What one kind of RPC server ("namenode", "dram storage") reports to whoever measures it: each
@@ -13,7 +13,7 @@ public interface RpcProbe {
     /** Reports nowhere; the servers skip their clock reads for it. */
     RpcProbe NONE = new RpcProbe() {
         @Override
-        public void answered(Opcode op, CreelException error, long nanos) {
+        public void answered(RequestType op, CreelException error, long nanos) {
         }
 
         @Override
@@ -31,7 +31,7 @@ public interface RpcProbe {
      * @param error the error it was answered with (its code and message), or null when it succeeded
      * @param nanos from its arrival to its reply
      */
-    void answered(Opcode op, CreelException error, long nanos);
+    void answered(RequestType op, CreelException error, long nanos);
 
     void connectionOpened();
 

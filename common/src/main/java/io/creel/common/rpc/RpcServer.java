@@ -4,6 +4,7 @@ import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.CreelConf;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
+import io.creel.common.protocol.OpcodeRegistry;
 import io.creel.common.protocol.ProtocolException;
 import io.creel.common.security.RpcSecurity;
 import io.netty.bootstrap.ServerBootstrap;
@@ -96,6 +97,8 @@ public final class RpcServer implements RpcListener {
                                   java.time.Duration frameTimeout, RpcSecurity security, ServerLimits limits,
                                   RequestHandler handler) {
         security.checkServable();
+        // The tiers' own request types, registered before the port is bound: two that collide stop the server here.
+        OpcodeRegistry.installed();
         long frameTimeoutMillis = Math.max(1, frameTimeout.toMillis());
         long idleMillis = limits.idleTimeout().toMillis();
         PeerCount peers = new PeerCount(name, limits.maxConnectionsPerPeer());

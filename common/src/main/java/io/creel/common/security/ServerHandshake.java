@@ -1,7 +1,8 @@
 package io.creel.common.security;
 
 import io.creel.common.protocol.Frame;
-import io.creel.common.protocol.Opcode;
+import io.creel.common.protocol.OpcodeRegistry;
+import io.creel.common.protocol.RequestType;
 import io.creel.common.rpc.Frames;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
@@ -110,7 +111,7 @@ public final class ServerHandshake extends ByteToMessageDecoder {
             return; // the rest of the header is still coming (the handshake timeout bounds the wait)
         }
         int base = in.readerIndex();
-        Opcode op = Opcode.ofCode(in.getUnsignedByte(base + Frame.LENGTH_FIELD));
+        RequestType op = OpcodeRegistry.installed().ofCode(in.getUnsignedByte(base + Frame.LENGTH_FIELD));
         long requestId = in.getLong(base + Frame.LENGTH_FIELD + 2);
         String why = "it sent a request without authenticating";
         ByteBuf reply = op == null ? ServerAuthentication.refusal(ctx.alloc(), name + " refused the connection: " + why)

@@ -3,7 +3,8 @@ package io.creel.common.security;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.protocol.Frame;
-import io.creel.common.protocol.Opcode;
+import io.creel.common.protocol.OpcodeRegistry;
+import io.creel.common.protocol.RequestType;
 import io.creel.common.rpc.Frames;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFutureListener;
@@ -76,7 +77,7 @@ final class TlsRequired extends ByteToMessageDecoder {
         if (in.getInt(base) == Handshake.MAGIC) {
             answer = Handshake.refused(ctx.alloc(), why);
         } else if (in.readableBytes() >= Frame.HEADER) {
-            Opcode op = Opcode.ofCode(in.getUnsignedByte(base + Frame.LENGTH_FIELD));
+            RequestType op = OpcodeRegistry.installed().ofCode(in.getUnsignedByte(base + Frame.LENGTH_FIELD));
             answer = op == null ? null : Frames.error(ctx.alloc(), op, in.getLong(base + Frame.LENGTH_FIELD + 2),
                     new CreelException(ErrorCode.UNAUTHENTICATED, why));
         } else {

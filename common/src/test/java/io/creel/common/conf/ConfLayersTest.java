@@ -40,6 +40,19 @@ class ConfLayersTest {
     }
 
     @Test
+    void aRenamedKeysOldNameWorksInEveryLayerAndSaysSo() throws Exception {
+        Path site = Files.writeString(dir.resolve("creel-site.conf"), "creel.net.transport = nio\n");
+        ConfLayers fromFile = ConfLayers.load(site, Map.of(), Map.of());
+        assertEquals("nio", fromFile.conf().get(ConfKeys.NET_IO));
+        assertEquals(new ConfLayers.Setting("creel.net.io", "nio", "site file " + site
+                + ", as the deprecated creel.net.transport"), setting(fromFile, "creel.net.io"));
+        ConfLayers fromEnv = ConfLayers.load(null, Map.of("CREEL_NET_TRANSPORT", "nio"), Map.of());
+        assertEquals("nio", fromEnv.conf().get(ConfKeys.NET_IO));
+        ConfLayers both = ConfLayers.load(site, Map.of(), Map.of("creel.net.io", "epoll"));
+        assertEquals(new ConfLayers.Setting("creel.net.io", "epoll", "--conf"), setting(both, "creel.net.io"));
+    }
+
+    @Test
     void aVariableNamesItsKeyByUpperCaseAndUnderscores() {
         assertEquals("CREEL_STORAGE_DRAM_SIZE", ConfLayers.variableOf("creel.storage.dram.size"));
         assertEquals(Map.of("creel.block.size", "4m"), ConfLayers.fromEnvironment(Map.of("CREEL_BLOCK_SIZE", "4m")));

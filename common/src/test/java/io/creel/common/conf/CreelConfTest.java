@@ -88,4 +88,20 @@ class CreelConfTest {
         assertThrows(IllegalArgumentException.class,
                 () -> ConfKey.of("creel.test.broken", "many", v -> ConfValues.parseInt(v, 0, 9), "broken"));
     }
+
+    @Test
+    void aRenamedKeysOldNameStillWorksUnderItsNewName() {
+        CreelConf old = CreelConf.of(Map.of("creel.net.transport", "nio"));
+        assertEquals("nio", old.get(ConfKeys.NET_IO));
+        assertEquals(Map.of("creel.net.io", "nio"), old.explicitSettings(), "known by its new name only");
+        CreelConf both = CreelConf.of(Map.of("creel.net.transport", "nio", "creel.net.io", "epoll"));
+        assertEquals("epoll", both.get(ConfKeys.NET_IO), "the new name wins");
+        assertEquals("nio", both.with(Map.of("creel.net.transport", "nio")).get(ConfKeys.NET_IO),
+                "a later setting wins, under either name");
+        CreelException bad = assertThrows(CreelException.class,
+                () -> CreelConf.of(Map.of("creel.net.transport", "rdma")));
+        assertTrue(bad.getMessage().contains("creel.net.io"), bad.getMessage());
+        assertEquals(ConfKeys.NET_IO, ConfKeys.renamed().get("creel.net.transport"));
+        assertTrue(!ConfKeys.all().containsKey("creel.net.transport"), "the old name is no key of its own");
+    }
 }

@@ -11,7 +11,7 @@ import java.util.Arrays;
  * it was read from — a name that is not valid UTF-8 must not come back as a different name.
  */
 class DirectoryRecordFuzzTest {
-    @FuzzTest(maxDuration = "25s")
+    @FuzzTest(maxDuration = "15s")
     void everySlotIsSkippedOrReadAsExactlyWhatItHolds(byte[] bytes) {
         ByteBuffer src = ByteBuffer.wrap(bytes);
         while (src.hasRemaining()) {

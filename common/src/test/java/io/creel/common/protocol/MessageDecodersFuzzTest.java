@@ -25,7 +25,7 @@ class MessageDecodersFuzzTest {
             ServerStatus::decode, StatusReply::decode, StorageServerInfo::decode, LocateRequest::decode,
             LocateReply::decode, HandOverRequest::decode, SessionBeatReply::decode);
 
-    @FuzzTest(maxDuration = "25s")
+    @FuzzTest(maxDuration = "15s")
     void decodersRejectHostileBytesWithAProtocolError(FuzzedDataProvider data) {
         Function<ByteBuf, ? extends Message> decoder = DECODERS.get(data.consumeInt(0, DECODERS.size() - 1));
         ByteBuf in = Unpooled.wrappedBuffer(data.consumeRemainingAsBytes());

@@ -4,7 +4,7 @@ import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.net.HostPort;
 import io.creel.common.protocol.Message;
-import io.creel.common.protocol.Opcode;
+import io.creel.common.protocol.RequestType;
 import io.netty.buffer.ByteBuf;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -35,7 +35,7 @@ public final class FaultyTransport implements RpcTransport {
      * connection is gone and before the caller hears of it (e.g. restarts the server), on a thread
      * of its own.
      */
-    public record Fault(Opcode op, Cut cut, Runnable then) {
+    public record Fault(RequestType op, Cut cut, Runnable then) {
     }
 
     private static final AtomicReference<Fault> ARMED = new AtomicReference<>();
@@ -47,7 +47,7 @@ public final class FaultyTransport implements RpcTransport {
     }
 
     /** Arms a cut with nothing to run after it. */
-    public static void arm(Opcode op, Cut cut) {
+    public static void arm(RequestType op, Cut cut) {
         arm(new Fault(op, cut, () -> { }));
     }
 
@@ -104,7 +104,7 @@ public final class FaultyTransport implements RpcTransport {
         }
 
         @Override
-        public <T> CompletableFuture<T> call(Opcode op, Message request, ReplyDecoder<T> decoder) {
+        public <T> CompletableFuture<T> call(RequestType op, Message request, ReplyDecoder<T> decoder) {
             Fault f = ARMED.get();
             if (f == null || f.op() != op || !ARMED.compareAndSet(f, null)) {
                 return tcp.call(op, request, decoder);
@@ -145,18 +145,18 @@ public final class FaultyTransport implements RpcTransport {
         }
 
         @Override
-        public <T> CompletableFuture<T> call(Opcode op, Message request, ReplyDecoder<T> decoder, Duration timeout) {
+        public <T> CompletableFuture<T> call(RequestType op, Message request, ReplyDecoder<T> decoder, Duration timeout) {
             return tcp.call(op, request, decoder, timeout);
         }
 
         @Override
-        public <T> CompletableFuture<T> callWithPayload(Opcode op, Message header, ByteBuf payload,
+        public <T> CompletableFuture<T> callWithPayload(RequestType op, Message header, ByteBuf payload,
                                                         ReplyDecoder<T> decoder) {
             return tcp.callWithPayload(op, header, payload, decoder);
         }
 
         @Override
-        public CompletableFuture<Void> callInto(Opcode op, Message request, ByteBuffer dst) {
+        public CompletableFuture<Void> callInto(RequestType op, Message request, ByteBuffer dst) {
             return tcp.callInto(op, request, dst);
         }
 

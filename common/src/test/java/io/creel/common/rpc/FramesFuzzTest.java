@@ -29,7 +29,7 @@ class FramesFuzzTest {
         call.reply(new RegisterReply(r.path().length(), 0));
     };
 
-    @FuzzTest(maxDuration = "25s")
+    @FuzzTest(maxDuration = "15s")
     void aServerConnectionSurvivesAnyBytes(FuzzedDataProvider data) {
         EmbeddedChannel ch = new EmbeddedChannel();
         Frames.FrameDecoder frames = Frames.decoder(MAX_FRAME);
@@ -49,7 +49,7 @@ class FramesFuzzTest {
         ch.finishAndReleaseAll();
     }
 
-    @FuzzTest(maxDuration = "25s")
+    @FuzzTest(maxDuration = "15s")
     void aClientConnectionSurvivesAnyReplyBytes(FuzzedDataProvider data) {
         EmbeddedChannel ch = new EmbeddedChannel();
         RpcClient[] client = new RpcClient[1];

@@ -13,6 +13,7 @@ import io.creel.common.net.HostPort;
 import io.creel.common.protocol.LookupRequest;
 import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.RegisterReply;
+import io.creel.common.protocol.RequestType;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletionException;
@@ -31,7 +32,7 @@ class RpcProbesTest {
         final AtomicInteger closed = new AtomicInteger();
 
         @Override
-        public void answered(Opcode op, CreelException error, long nanos) {
+        public void answered(RequestType op, CreelException error, long nanos) {
             assertTrue(nanos >= 0, "a reply does not come before its request: " + nanos);
             answers.add(op + " " + (error == null ? "ok" : error.code()));
         }

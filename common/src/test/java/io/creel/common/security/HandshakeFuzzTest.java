@@ -33,7 +33,7 @@ class HandshakeFuzzTest {
         }
     }
 
-    @FuzzTest(maxDuration = "25s")
+    @FuzzTest(maxDuration = "15s")
     void aServerNeverAdmitsAPeerWithoutTheSecret(FuzzedDataProvider data) {
         ServerHandshake handshake = new ServerHandshake("fuzz", SECRET, Duration.ofSeconds(30));
         EmbeddedChannel ch = new EmbeddedChannel(handshake);
@@ -44,7 +44,7 @@ class HandshakeFuzzTest {
         ch.finishAndReleaseAll();
     }
 
-    @FuzzTest(maxDuration = "25s")
+    @FuzzTest(maxDuration = "15s")
     void aClientNeverAcceptsAServerWithoutTheSecret(FuzzedDataProvider data) {
         ClientHandshake handshake = new ClientHandshake("fuzz:1", SECRET, Duration.ofSeconds(30));
         EmbeddedChannel ch = new EmbeddedChannel(handshake);

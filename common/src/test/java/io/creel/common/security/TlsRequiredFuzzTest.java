@@ -60,7 +60,7 @@ class TlsRequiredFuzzTest {
 
     // TLS record headers (handshake, application data) and the authentication HELLO's magic: the three ways in.
     @DictionaryEntries({"\u0016\u0003\u0001", "\u0017\u0003\u0003", "CRAU"})
-    @FuzzTest(maxDuration = "25s")
+    @FuzzTest(maxDuration = "15s")
     void aPlainPeerGetsOneClearAnswerAndNoBytePassesWithoutTls(FuzzedDataProvider data) {
         Behind behind = new Behind();
         EmbeddedChannel ch = new EmbeddedChannel(new TlsRequired("fuzz", SERVER, TIMEOUT_MS), behind);

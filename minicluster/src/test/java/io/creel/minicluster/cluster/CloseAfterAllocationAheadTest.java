@@ -8,7 +8,7 @@ import io.creel.client.CreelNode;
 import io.creel.client.DirectWriter;
 import io.creel.common.error.CreelException;
 import io.creel.common.namespace.NodeType;
-import io.creel.common.protocol.Opcode;
+import io.creel.common.protocol.RequestType;
 import io.creel.common.rpc.RpcProbe;
 import io.creel.common.rpc.RpcProbes;
 import java.nio.ByteBuffer;
@@ -35,7 +35,7 @@ class CloseAfterAllocationAheadTest {
         List<String> refused = new CopyOnWriteArrayList<>();
         Function<String, RpcProbe> probes = server -> new RpcProbe() {
             @Override
-            public void answered(Opcode op, CreelException error, long nanos) {
+            public void answered(RequestType op, CreelException error, long nanos) {
                 if (error != null) {
                     refused.add(server + ": " + op + " " + error.code() + " (" + error.getMessage() + ")");
                 }

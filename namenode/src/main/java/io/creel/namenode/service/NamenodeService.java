@@ -9,10 +9,9 @@ import io.creel.common.protocol.CreateRequest;
 import io.creel.common.protocol.Empty;
 import io.creel.common.protocol.FsckReply;
 import io.creel.common.protocol.FsckRequest;
+import io.creel.common.protocol.HandOverRequest;
 import io.creel.common.protocol.HeartbeatReply;
 import io.creel.common.protocol.HeartbeatRequest;
-import io.creel.common.protocol.HandOverRequest;
-import io.creel.common.protocol.SessionBeatReply;
 import io.creel.common.protocol.LocateReply;
 import io.creel.common.protocol.LocateRequest;
 import io.creel.common.protocol.LookupRequest;
@@ -21,11 +20,13 @@ import io.creel.common.protocol.MapRequest;
 import io.creel.common.protocol.Message;
 import io.creel.common.protocol.MoveRequest;
 import io.creel.common.protocol.NodeReply;
+import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.RegisterReply;
 import io.creel.common.protocol.RegisterRequest;
 import io.creel.common.protocol.RemoveRequest;
 import io.creel.common.protocol.RequestIdentity;
 import io.creel.common.protocol.ServerStatus;
+import io.creel.common.protocol.SessionBeatReply;
 import io.creel.common.protocol.StatusReply;
 import io.creel.common.protocol.StorageServerInfo;
 import io.creel.common.rpc.RequestHandler;
@@ -119,7 +120,10 @@ public final class NamenodeService implements RequestHandler {
             // A live owner renews implicitly: any request it sends counts as a heartbeat.
             namespace.renewOwner(id.clientHigh(), id.clientLow());
         }
-        switch (call.opcode()) {
+        if (!(call.opcode() instanceof Opcode op)) {
+            throw notServed(call); // a tier's own request (a TierOpcode): those go to its storage servers
+        }
+        switch (op) {
             case CREATE -> {
                 CreateRequest r = CreateRequest.decode(call.body());
                 Object owner = clients.owner(call.peer(), id);
@@ -205,9 +209,13 @@ public final class NamenodeService implements RequestHandler {
                 }));
             }
             case FSCK -> call.reply(fsck(FsckRequest.decode(call.body()).path()));
-            default -> throw new CreelException(ErrorCode.INVALID_ARGUMENT, "a namenode does not serve "
-                    + call.opcode() + "; data-plane requests go to a storage server");
+            default -> throw notServed(call);
         }
+    }
+
+    private static CreelException notServed(RpcCall call) {
+        return new CreelException(ErrorCode.INVALID_ARGUMENT, "a namenode does not serve " + call.opcode()
+                + "; data-plane requests go to a storage server");
     }
 
     private CompletableFuture<MapReply> map(MapRequest r) {
@@ -466,7 +474,8 @@ public final class NamenodeService implements RequestHandler {
      * ({@link RetryCache}); {@code op} runs at most once per request identity.
      */
     private CompletableFuture<Message> once(RpcCall call, Supplier<CompletableFuture<? extends Message>> op) {
-        return answers.answer(call.identity(), call.opcode(), op);
+        // handle() lets only core opcodes this far
+        return answers.answer(call.identity(), (Opcode) call.opcode(), op);
     }
 
     private static void replyWhenDone(RpcCall call, CompletableFuture<? extends Message> outcome) {

@@ -38,7 +38,7 @@ class LogReaderFuzzTest {
         }
     }
 
-    @FuzzTest(maxDuration = "25s")
+    @FuzzTest(maxDuration = "15s")
     void aHostileLogIsRestoredOrRefusedAsCorrupt(FuzzedDataProvider data) throws IOException {
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         int records = data.consumeInt(0, 8);

@@ -2,6 +2,7 @@ package io.creel.ops.metrics;
 
 import io.creel.common.error.ErrorCode;
 import io.creel.common.protocol.Opcode;
+import io.creel.common.protocol.RequestType;
 
 /**
  * Error codes that answer a question rather than report a failure. A client asks "is this path
@@ -16,7 +17,7 @@ public final class ExpectedOutcomes {
     }
 
     /** Whether {@code code} in answer to {@code op} is an expected outcome, not an error. */
-    public static boolean isAnswer(Opcode op, ErrorCode code) {
+    public static boolean isAnswer(RequestType op, ErrorCode code) {
         return switch (code) {
             case NOT_FOUND -> op == Opcode.LOOKUP || op == Opcode.REMOVE;
             case ALREADY_EXISTS -> op == Opcode.CREATE;

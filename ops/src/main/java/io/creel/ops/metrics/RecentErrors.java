@@ -1,7 +1,7 @@
 package io.creel.ops.metrics;
 
 import io.creel.common.error.CreelException;
-import io.creel.common.protocol.Opcode;
+import io.creel.common.protocol.RequestType;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +15,7 @@ public final class RecentErrors {
     public static final int DEFAULT_SIZE = 20;
 
     /** One error answered. */
-    public record Entry(Instant at, String service, Opcode op, String code, String message) {
+    public record Entry(Instant at, String service, RequestType op, String code, String message) {
     }
 
     private final Entry[] ring;
@@ -29,7 +29,7 @@ public final class RecentErrors {
         ring = new Entry[size];
     }
 
-    void add(String service, Opcode op, CreelException error) {
+    void add(String service, RequestType op, CreelException error) {
         Entry e = new Entry(Instant.now(), service, op, error.code().name(), error.getMessage());
         synchronized (this) {
             ring[next] = e;

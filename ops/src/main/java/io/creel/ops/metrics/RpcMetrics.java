@@ -2,7 +2,7 @@ package io.creel.ops.metrics;
 
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
-import io.creel.common.protocol.Opcode;
+import io.creel.common.protocol.RequestType;
 import io.creel.common.rpc.RpcProbe;
 import io.prometheus.metrics.core.datapoints.CounterDataPoint;
 import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
@@ -71,15 +71,15 @@ public final class RpcMetrics implements Function<String, RpcProbe> {
         Probe(String service) {
             this.service = service;
             this.open = connections.labelValues(service);
-            int ops = Opcode.values().length;
+            int ops = 256; // by wire code: the core opcodes and any tier's own (TierOpcode)
             requestsByOp = new AtomicReferenceArray<>(ops);
             latencyByOp = new AtomicReferenceArray<>(ops);
             errorsByOpAndCode = new AtomicReferenceArray<>(ops * codes);
         }
 
         @Override
-        public void answered(Opcode op, CreelException error, long nanos) {
-            int i = op.ordinal();
+        public void answered(RequestType op, CreelException error, long nanos) {
+            int i = op.code();
             CounterDataPoint r = requestsByOp.get(i);
             if (r == null) {
                 // labelValues returns the same point for the same labels: a race here is harmless.

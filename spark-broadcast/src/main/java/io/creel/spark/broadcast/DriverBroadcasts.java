@@ -10,7 +10,6 @@ import io.creel.common.conf.ConfKeys;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.NodeType;
-import io.creel.spark.common.ApplicationHeartbeat;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.ref.Reference;
@@ -32,9 +31,9 @@ import scala.reflect.ClassTag;
  * The driver's broadcasts of one application: writes each value to its File, removes a
  * broadcast's File on destroy, when the driver no longer references the broadcast (the cleaner,
  * fed by the garbage collector as Spark's ContextCleaner is), and all of them when the application
- * ends ({@link #stop()}, called by the plugin's driver component). While it runs, it writes the
- * application's heartbeat under the broadcast root, so the stale-application cleaner removes the
- * broadcasts of a driver that crashed and leaves a running one's alone.
+ * ends ({@link #stop()}, called by the plugin's driver component). The application's directory is
+ * bound to the driver's Creel session: if the driver crashes, the namenode removes it with every
+ * broadcast in it once the session times out.
  */
 public final class DriverBroadcasts {
     private static final Logger LOG = LoggerFactory.getLogger(DriverBroadcasts.class);
@@ -58,8 +57,6 @@ public final class DriverBroadcasts {
     private final Map<Long, Tracked> live = new ConcurrentHashMap<>();
     private final Thread cleaner;
     private boolean appDirMade;
-    /** Tells the stale-application cleaner this application still runs; started with the directory. */
-    private ApplicationHeartbeat heartbeat;
     private volatile boolean stopped;
 
     /** A broadcast the driver may still reference; enqueued once it does not. */
@@ -144,14 +141,6 @@ public final class DriverBroadcasts {
             mkdir(dir, CreateOptions.defaults().withExpiry(io.creel.common.protocol.Expiry.session()));
             appDir = dir;
             appDirMade = true;
-            String app = dir.substring(dir.lastIndexOf('/') + 1);
-            try {
-                heartbeat = ApplicationHeartbeat.start(client, settings.root(), app, settings.client().heartbeat());
-            } catch (CreelException e) {
-                throw new CreelBroadcastException("cannot write the heartbeat of " + dir + " in Creel at " + namenode()
-                        + " (the stale-application cleaner would take the broadcasts for a crashed driver's): "
-                        + e.getMessage(), e);
-            }
         }
         return appDir;
     }
@@ -257,13 +246,6 @@ public final class DriverBroadcasts {
                 delete(dir, "the application's broadcasts");
             }
             live.clear();
-            ApplicationHeartbeat beat;
-            synchronized (this) {
-                beat = heartbeat;
-            }
-            if (beat != null) {
-                beat.stop(); // after the directory: a beat without a directory is what a crash between the two leaves
-            }
         } finally {
             shared.close();
         }

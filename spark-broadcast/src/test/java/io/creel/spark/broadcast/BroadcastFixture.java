@@ -37,8 +37,8 @@ final class BroadcastFixture {
     }
 
     /**
-     * What applications left under the broadcast root: their directories and their heartbeats (the
-     * heartbeat table itself stays, empty).
+     * What applications left under the broadcast root: their directories and any heartbeats of
+     * earlier releases' drivers (the heartbeat table itself, if a test made one, may stay empty).
      */
     static List<String> leftUnderRoot(CreelClient client) {
         List<String> left = new java.util.ArrayList<>();

@@ -100,7 +100,7 @@ class LocalClusterBroadcastTest {
             }
             if (client != null) {
                 assertEquals(List.of(), BroadcastFixture.leftUnderRoot(client),
-                        "the application's broadcasts and heartbeat are gone when it ends");
+                        "the application's broadcasts are gone when it ends");
             }
         } finally {
             if (client != null) {

@@ -54,7 +54,12 @@ public final class SparkCreelConf {
     /** Bytes of map-output indexes an executor keeps (each map output's index is read once per executor). */
     public static final String INDEX_CACHE = PREFIX + "shuffle.index.cache.size";
     public static final String INDEX_CACHE_DEFAULT = "64m";
-    /** How often the driver marks its application live (the crashed-application cleaner reads it). */
+    /**
+     * How often drivers of earlier releases marked their application live for the crashed-application
+     * cleaner. Unused since application directories expire with the driver's Creel session (the
+     * namenode's {@code creel.namenode.session.timeout} bounds a crashed driver's data); still read,
+     * so that configurations that set it keep working.
+     */
     public static final String HEARTBEAT = PREFIX + "shuffle.heartbeat.interval";
     public static final String HEARTBEAT_DEFAULT = "30s";
 
@@ -208,6 +213,7 @@ public final class SparkCreelConf {
         return indexCacheBytes;
     }
 
+    /** {@link #HEARTBEAT}: no longer used by the driver. */
     public Duration heartbeat() {
         return heartbeat;
     }

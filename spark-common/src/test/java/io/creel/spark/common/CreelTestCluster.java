@@ -46,19 +46,26 @@ public final class CreelTestCluster implements AutoCloseable {
      * many hosts.
      */
     public static CreelTestCluster start(long dramBytes, long diskBytes, int dramServers, int hosts) {
+        return start(dramBytes, diskBytes, dramServers, hosts, java.util.Map.of());
+    }
+
+    /** {@link #start(long, long, int, int)} with further Creel settings (e.g. a short session timeout). */
+    public static CreelTestCluster start(long dramBytes, long diskBytes, int dramServers, int hosts,
+                                         java.util.Map<String, String> settings) {
         try {
             Path dram = Files.createTempDirectory(Path.of("/dev/shm"), "creel-spark-test-");
             Path disk = Files.createTempDirectory("creel-spark-test-disk-");
-            MiniCluster c = MiniCluster.builder().dram(dramBytes).disk(diskBytes).servers(dramServers, 1).hosts(hosts)
-                    .dramDir(dram).diskDir(disk)
+            MiniCluster.Builder b = MiniCluster.builder().dram(dramBytes).disk(diskBytes).servers(dramServers, 1)
+                    .hosts(hosts).dramDir(dram).diskDir(disk)
                     .set(ConfKeys.BLOCK_SIZE, "64k")
                     .set(StorageKeys.REGION_SIZE, "4m")
                     .set(StorageKeys.HEARTBEAT_INTERVAL, "200ms")
                     .set(NamenodeKeys.SERVER_TIMEOUT, "1500ms")
                     .set(NamenodeKeys.REUSE_DELAY, "1s")
                     .set(ConfKeys.CLIENT_REQUEST_TIMEOUT, "10s")
-                    .set(ConfKeys.CLIENT_CONNECT_TIMEOUT, "2s")
-                    .start();
+                    .set(ConfKeys.CLIENT_CONNECT_TIMEOUT, "2s");
+            settings.forEach(b::set);
+            MiniCluster c = b.start();
             return new CreelTestCluster(c, dram, disk);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -89,7 +96,12 @@ public final class CreelTestCluster implements AutoCloseable {
      * spark-shuffle's manager, named (this kit is below spark-shuffle and cannot load it).
      */
     public SparkConf sparkConf(String master, String appName) {
-        return clientConf(master, appName).set("spark.shuffle.manager", SHUFFLE_MANAGER);
+        return sparkConf(address(), master, appName);
+    }
+
+    /** {@link #sparkConf(String, String)} for the cluster at {@code namenode}, in a JVM that did not start it. */
+    public static SparkConf sparkConf(String namenode, String master, String appName) {
+        return clientConf(namenode, master, appName).set("spark.shuffle.manager", SHUFFLE_MANAGER);
     }
 
     /**
@@ -97,8 +109,12 @@ public final class CreelTestCluster implements AutoCloseable {
      * Spark's own shuffle: what a test of the broadcasts alone starts from.
      */
     public SparkConf clientConf(String master, String appName) {
+        return clientConf(address(), master, appName);
+    }
+
+    private static SparkConf clientConf(String namenode, String master, String appName) {
         return new SparkConf().setMaster(master).setAppName(appName)
-                .set(SparkCreelConf.NAMENODE_ADDRESS, address())
+                .set(SparkCreelConf.NAMENODE_ADDRESS, namenode)
                 .set(SparkCreelConf.PASS_THROUGH_PREFIX + ConfKeys.BLOCK_SIZE.name(), "64k")
                 .set(SparkCreelConf.PASS_THROUGH_PREFIX + ConfKeys.CLIENT_REQUEST_TIMEOUT.name(), "10s")
                 .set(SparkCreelConf.PASS_THROUGH_PREFIX + ConfKeys.CLIENT_CONNECT_TIMEOUT.name(), "2s")

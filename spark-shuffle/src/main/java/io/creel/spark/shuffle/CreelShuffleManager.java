@@ -9,7 +9,6 @@ import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.NodeType;
 import io.creel.common.net.HostIdentity;
-import io.creel.spark.common.ApplicationHeartbeat;
 import io.creel.spark.common.SparkCreelConf;
 import io.creel.spark.shuffle.format.ShufflePaths;
 import io.creel.spark.shuffle.read.CreelShuffleReader;
@@ -70,7 +69,6 @@ public final class CreelShuffleManager implements ShuffleManager {
     private volatile SharedClient shared;
     private volatile MapOutputCatalog catalog;
     private volatile String appDir;
-    private ApplicationHeartbeat heartbeat;
     private boolean stopped;
 
     public CreelShuffleManager(SparkConf conf, boolean isDriver) {
@@ -173,8 +171,8 @@ public final class CreelShuffleManager implements ShuffleManager {
     }
 
     /**
-     * The application's directory, made (with the root and the heartbeat) on the first shuffle; it
-     * expires with the driver's client session.
+     * The application's directory, made (with the root) on the first shuffle; it expires with the
+     * driver's client session.
      */
     private synchronized String applicationDirectory() {
         if (appDir == null) {
@@ -184,9 +182,9 @@ public final class CreelShuffleManager implements ShuffleManager {
             createDirectory(settings.root(), CreateOptions.defaults());
             String dir = ShufflePaths.appDir(settings.root(), name);
             // Bound to the driver's session: a crashed driver's shuffle data goes by itself, once its
-            // client's heartbeats have stopped for creel.namenode.session.timeout.
+            // client's heartbeats have stopped for creel.namenode.session.timeout. Map outputs, written
+            // by executors without an expiry of their own, go with it; an executor's end takes none.
             createDirectory(dir, CreateOptions.defaults().withExpiry(io.creel.common.protocol.Expiry.session()));
-            heartbeat = ApplicationHeartbeat.start(client(), settings.root(), name, settings.heartbeat());
             appDir = dir;
         }
         return appDir;
@@ -283,7 +281,6 @@ public final class CreelShuffleManager implements ShuffleManager {
     /** On the driver, removes the application's shuffle data; then gives the Creel client back. */
     @Override
     public void stop() {
-        ApplicationHeartbeat hb;
         String dir;
         SharedClient c;
         synchronized (this) {
@@ -291,7 +288,6 @@ public final class CreelShuffleManager implements ShuffleManager {
                 return;
             }
             stopped = true;
-            hb = heartbeat;
             dir = appDir;
             c = shared;
             shared = null; // client() now says the manager is stopped
@@ -300,9 +296,6 @@ public final class CreelShuffleManager implements ShuffleManager {
             fallback.stop();
             if (c != null && isDriver && dir != null) {
                 delete(c.client(), dir);
-            }
-            if (hb != null) {
-                hb.stop(); // after the data is gone: a crash in between leaves a heartbeat, and the cleaner's age rule
             }
         } finally {
             if (c != null) {

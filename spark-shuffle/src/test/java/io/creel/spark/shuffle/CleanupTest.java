@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.creel.client.CreateOptions;
 import io.creel.client.CreelClient;
 import io.creel.client.Futures;
 import io.creel.common.namespace.NodeType;
+import io.creel.common.protocol.Expiry;
 import io.creel.spark.common.CreelTestCluster;
 import io.creel.spark.common.SparkCreelConf;
 import io.creel.spark.shuffle.cleanup.StaleShuffleCleaner;
@@ -32,8 +34,9 @@ import scala.Tuple2;
 
 /**
  * Shuffle data goes away: a shuffle's directory when Spark unregisters the shuffle, the
- * application's directory and heartbeat when the application stops, and the data of crashed
- * applications when the cleaner runs.
+ * application's directory when the application stops (a crashed driver's when its session expires:
+ * {@code cleanup.CrashedDriverCleanupTest}), and what crashed drivers of earlier releases left when
+ * the cleaner runs.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class CleanupTest {
@@ -59,7 +62,6 @@ class CleanupTest {
     @Test
     void unregisteringAShuffleRemovesItsDirectoryAndStoppingTheApplicationRemovesEverything() {
         String appDir;
-        String liveKey;
         try (JavaSparkContext sc = new JavaSparkContext(creel.sparkConf("local[2]", "cleanup"))) {
             JavaPairRDD<Integer, Long> a = sc.parallelize(IntStream.range(0, 5000).boxed().toList(), 3)
                     .mapToPair(i -> new Tuple2<>(i % 17, 1L)).reduceByKey(Long::sum, 2);
@@ -76,14 +78,16 @@ class CleanupTest {
             assertTrue(CreelShuffleInspector.exists(client, dirB), "the other shuffle stays");
 
             appDir = dirA.substring(0, dirA.lastIndexOf('/'));
-            liveKey = ShufflePaths.liveTable(SparkCreelConf.ROOT_DEFAULT) + "/" + appDir.substring(appDir.lastIndexOf('/') + 1);
-            assertTrue(CreelShuffleInspector.exists(client, liveKey), "a running application has a heartbeat");
+            assertEquals(List.of(appDir.substring(appDir.lastIndexOf('/') + 1)),
+                    CreelShuffleInspector.mapFiles(client, SparkCreelConf.ROOT_DEFAULT),
+                    "the root holds the application's directory and nothing else of it (no heartbeat)");
             io.creel.common.protocol.NodeExpiry expiry = client.lookup(appDir).join().info().expiry();
             assertTrue(expiry != null && expiry.session(),
                     "the application's directory is bound to the driver's session (a crash removes it): " + expiry);
         }
         assertFalse(CreelShuffleInspector.exists(client, appDir), "the application's data goes when it stops");
-        assertFalse(CreelShuffleInspector.exists(client, liveKey), "and so does its heartbeat");
+        assertEquals(List.of(), CreelShuffleInspector.mapFiles(client, SparkCreelConf.ROOT_DEFAULT),
+                "nothing of it is left under the root");
     }
 
     @Test
@@ -103,6 +107,10 @@ class CleanupTest {
                 out.write(new byte[1000]);
             }
         }
+        // An application of this release: its directory is bound to its driver's session (this
+        // client's, alive throughout), and it writes no heartbeat.
+        Futures.await(client.create(ShufflePaths.appDir(root, "app-expiring"), NodeType.DIRECTORY,
+                CreateOptions.defaults().withExpiry(Expiry.session())), t, "mkdir");
         StaleShuffleCleanerAccess.beat(client, root, "app-crashed", hourAgo);
         StaleShuffleCleanerAccess.beat(client, root, "app-running", now);
         StaleShuffleCleanerAccess.beat(client, root, "app-gone-dir", hourAgo); // heartbeat left without data
@@ -121,17 +129,19 @@ class CleanupTest {
         assertTrue(found.get("app-crashed").removed());
         assertFalse(found.get("app-running").stale());
         assertFalse(found.get("app-nobeat").stale(), "no heartbeat but just written: not old enough");
+        assertTrue(found.get("app-expiring").expires() && !found.get("app-expiring").stale());
         assertTrue(found.get("app-gone-dir").removed());
         assertFalse(CreelShuffleInspector.exists(client, root + "/app-crashed"));
         assertFalse(CreelShuffleInspector.exists(client, ShufflePaths.liveTable(root) + "/app-crashed"));
         assertFalse(CreelShuffleInspector.exists(client, ShufflePaths.liveTable(root) + "/app-gone-dir"));
         assertTrue(CreelShuffleInspector.exists(client, root + "/app-running/shuffle-0/map-0-1"));
 
-        // Twenty minutes later nothing has beaten: the application without a heartbeat goes too.
+        // Twenty minutes later nothing has beaten: the application without a heartbeat goes too. The
+        // expiring directory stays however old it looks: it goes when its owner's session ends.
         List<StaleShuffleCleaner.Finding> later = new StaleShuffleCleaner(client, root,
                 () -> System.currentTimeMillis() + 1_200_000).run(Duration.ofMinutes(10), true);
-        assertTrue(later.stream().allMatch(StaleShuffleCleaner.Finding::removed), later.toString());
-        assertTrue(CreelShuffleInspector.mapFiles(client, root).stream().noneMatch(n -> n.startsWith("app-")));
+        assertTrue(later.stream().allMatch(f -> f.removed() != f.expires()), later.toString());
+        assertEquals(List.of("_live", "app-expiring"), CreelShuffleInspector.mapFiles(client, root));
     }
 
     @Test

@@ -62,8 +62,8 @@ class ThousandByThousandTest {
             assertEquals(maps, files, "one File per map");
             long created = creel.cluster().namenode().nodeCount() - nodesBefore;
             System.out.printf("1000 x 1000 shuffle (%d records): %d map files; %d nodes at the peak of the "
-                            + "shuffle's life (root, app, shuffle directories and the heartbeat included); "
-                            + "namenode requests %d %s; %.1f s%n", n, files, files + 4,
+                            + "shuffle's life (root, app and shuffle directories included); "
+                            + "namenode requests %d %s; %.1f s%n", n, files, files + 3,
                     ops.values().stream().mapToLong(Long::longValue).sum(), ops,
                     (System.nanoTime() - start) / 1e9);
             assertTrue(created <= 2, "the application removed its data at stop; left: " + created);

@@ -3,6 +3,7 @@ package io.creel.storage.runtime;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.protocol.Empty;
+import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.RegionGrantReply;
 import io.creel.common.protocol.RegionGrantRequest;
 import io.creel.common.protocol.RegionReleaseRequest;
@@ -248,7 +249,10 @@ public final class RegionArbiter implements RequestHandler {
 
     @Override
     public void handle(RpcCall call) {
-        switch (call.opcode()) {
+        if (!(call.opcode() instanceof Opcode op)) {
+            throw notServed(call);
+        }
+        switch (op) {
             case REGION_GRANT -> {
                 RegionGrantRequest r = RegionGrantRequest.decode(call.body());
                 call.reply(grant(r.namenodeInstance(), r.count()));
@@ -262,9 +266,13 @@ public final class RegionArbiter implements RequestHandler {
                 RegionSyncRequest r = RegionSyncRequest.decode(call.body());
                 call.reply(sync(r.namenodeInstance(), r.regions()));
             }
-            default -> throw new CreelException(ErrorCode.INVALID_ARGUMENT, name + " is a storage server: it does not "
-                    + "serve " + call.opcode());
+            default -> throw notServed(call);
         }
+    }
+
+    private CreelException notServed(RpcCall call) {
+        return new CreelException(ErrorCode.INVALID_ARGUMENT, name + " is a storage server: it does not serve "
+                + call.opcode());
     }
 
     private int freeRegionsLocked() {

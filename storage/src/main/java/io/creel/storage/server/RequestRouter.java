@@ -2,12 +2,15 @@ package io.creel.storage.server;
 
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
-import io.creel.common.protocol.Opcode;
+import io.creel.common.protocol.OpcodeRegistry;
+import io.creel.common.protocol.RequestType;
+import io.creel.common.protocol.TierOpcodeSource;
 import io.creel.common.rpc.RequestHandler;
 import io.creel.common.rpc.RpcCall;
 import io.creel.common.rpc.RpcPeer;
 import io.creel.storage.spi.Volume;
-import java.util.EnumMap;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -17,8 +20,8 @@ import java.util.Map;
  */
 final class RequestRouter implements RequestHandler {
     private final String name;
-    private final Map<Opcode, RequestHandler> routes = new EnumMap<>(Opcode.class);
-    private volatile Map<Opcode, RequestHandler> open;
+    private final Map<RequestType, RequestHandler> routes = new HashMap<>();
+    private volatile Map<RequestType, RequestHandler> open;
     /** Set with {@link #open}, before {@code open}: every request is one of its uses. */
     private volatile Volume volume;
 
@@ -27,9 +30,15 @@ final class RequestRouter implements RequestHandler {
     }
 
     /** Adds a route; only before {@link #open}. */
-    synchronized void route(Opcode opcode, RequestHandler handler) {
+    synchronized void route(RequestType opcode, RequestHandler handler) {
         if (open != null) {
             throw new IllegalStateException(name + ": routes are fixed once the server serves");
+        }
+        if (!opcode.equals(OpcodeRegistry.installed().ofCode(opcode.code()))) {
+            // The frame decoder would refuse every such request as an unknown opcode: a packaging error.
+            throw new CreelException(ErrorCode.CONFIGURATION, name + ": " + opcode + " (code " + opcode.code()
+                    + ") is routed but not registered: its tier's META-INF/services/"
+                    + TierOpcodeSource.class.getName() + " entry is missing");
         }
         if (routes.putIfAbsent(opcode, handler) != null) {
             // Two exporters on the class path serving the same requests: a deployment error.
@@ -44,19 +53,20 @@ final class RequestRouter implements RequestHandler {
      */
     synchronized void open(Volume volume) {
         this.volume = volume;
-        open = new EnumMap<>(routes);
+        open = Map.copyOf(routes);
     }
 
     @Override
     public void handle(RpcCall call) {
-        Map<Opcode, RequestHandler> r = open;
+        Map<RequestType, RequestHandler> r = open;
         if (r == null) {
             throw new CreelException(ErrorCode.UNAVAILABLE, name + " is still starting");
         }
         RequestHandler h = r.get(call.opcode());
         if (h == null) {
             throw new CreelException(ErrorCode.INVALID_ARGUMENT, name + " is a storage server: it does not serve "
-                    + call.opcode() + " (it serves " + r.keySet() + ")");
+                    + call.opcode() + " (it serves " + r.keySet().stream().sorted(Comparator.comparingInt(RequestType::code))
+                    .toList() + ")");
         }
         Volume v = volume;
         if (!v.enterUse()) {
@@ -71,7 +81,7 @@ final class RequestRouter implements RequestHandler {
 
     @Override
     public void connectionClosed(RpcPeer peer) {
-        Map<Opcode, RequestHandler> r = open;
+        Map<RequestType, RequestHandler> r = open;
         if (r != null) {
             r.values().stream().distinct().forEach(h -> h.connectionClosed(peer));
         }

@@ -4,7 +4,8 @@ import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.CreelConf;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
-import io.creel.common.protocol.Opcode;
+import io.creel.common.protocol.OpcodeRegistry;
+import io.creel.common.protocol.RequestType;
 import io.creel.common.protocol.StorageServerInfo;
 import io.creel.common.rpc.EventLoops;
 import io.creel.common.rpc.RequestHandler;
@@ -86,6 +87,8 @@ public final class StorageServer implements AutoCloseable {
     public static StorageServer open(CreelConf conf, String tierName, EventLoops loops, String advertiseHost,
                                      String hostId) {
         StorageTier tier = findTier(tierName);
+        // The tiers' own request types, registered before the port is bound: a collision stops the server here.
+        OpcodeRegistry.installed();
         String storageClass = conf.get(StorageKeys.CLASS).isEmpty() ? tierName : conf.get(StorageKeys.CLASS);
         if (!conf.get(ConfKeys.STORAGE_CLASSES).contains(storageClass)) {
             throw new CreelException(ErrorCode.CONFIGURATION, "storage class '" + storageClass
@@ -150,7 +153,7 @@ public final class StorageServer implements AutoCloseable {
     }
 
     /** Serves {@code opcode} on this server's port with {@code handler}; only before {@link #serve}. */
-    public void route(Opcode opcode, RequestHandler handler) {
+    public void route(RequestType opcode, RequestHandler handler) {
         router.route(opcode, handler);
     }
 
@@ -212,7 +215,7 @@ public final class StorageServer implements AutoCloseable {
     private record Context(CreelConf conf, EventLoops loops, String serverName, RequestRouter router)
             implements ExportContext {
         @Override
-        public void route(Opcode opcode, RequestHandler handler) {
+        public void route(RequestType opcode, RequestHandler handler) {
             router.route(opcode, handler);
         }
     }

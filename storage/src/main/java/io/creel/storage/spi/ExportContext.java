@@ -1,7 +1,7 @@
 package io.creel.storage.spi;
 
 import io.creel.common.conf.CreelConf;
-import io.creel.common.protocol.Opcode;
+import io.creel.common.protocol.RequestType;
 import io.creel.common.rpc.EventLoops;
 import io.creel.common.rpc.RequestHandler;
 
@@ -19,8 +19,11 @@ public interface ExportContext {
     String serverName();
 
     /**
-     * Serves requests of type {@code opcode} arriving on the server's port with {@code handler}.
-     * An opcode has one handler; a second route for it is an error.
+     * Serves requests of type {@code opcode} arriving on the server's port with {@code handler}: a
+     * core {@link io.creel.common.protocol.Opcode}, or a tier's own
+     * {@link io.creel.common.protocol.TierOpcode} (declared through its
+     * {@link io.creel.common.protocol.TierOpcodeSource}, so the frame decoder knows its code). An
+     * opcode has one handler; a second route for it is an error.
      */
-    void route(Opcode opcode, RequestHandler handler);
+    void route(RequestType opcode, RequestHandler handler);
 }

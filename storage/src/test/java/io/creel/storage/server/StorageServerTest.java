@@ -13,6 +13,7 @@ import io.creel.common.protocol.BlockReadRequest;
 import io.creel.common.protocol.Empty;
 import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.StorageServerInfo;
+import io.creel.common.protocol.TierOpcode;
 import io.creel.common.rpc.EventLoops;
 import io.creel.common.rpc.RpcClient;
 import java.io.IOException;
@@ -282,6 +283,19 @@ class StorageServerTest {
         CreelException e = assertThrows(CreelException.class, () -> StorageServer.findTier("tape"));
         assertEquals(ErrorCode.CONFIGURATION, e.code());
         assertTrue(e.getMessage().contains("'tape'") && e.getMessage().contains("available: fake"), e.getMessage());
+    }
+
+    @Test
+    void aTierOpcodeWithoutItsServiceEntryIsNotRouted() {
+        ServerPlan plan = ServerPlan.create();
+        try (StorageServer server = open(plan)) {
+            TierOpcode unregistered = new TierOpcode(29, "TEST_UNREGISTERED", "test tier");
+            CreelException e = assertThrows(CreelException.class,
+                    () -> server.route(unregistered, call -> call.reply(Empty.INSTANCE)));
+            assertEquals(ErrorCode.CONFIGURATION, e.code());
+            assertTrue(e.getMessage().contains("TEST_UNREGISTERED (code 29) is routed but not registered"),
+                    e.getMessage());
+        }
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.creel.common.conf.CreelConf;
 import io.creel.common.net.HostIdentity;
 import io.creel.common.protocol.HeartbeatReply;
 import io.creel.common.protocol.HeartbeatRequest;
+import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.RegisterReply;
 import io.creel.common.protocol.RegisterRequest;
 import io.creel.common.rpc.EventLoops;
@@ -38,7 +39,7 @@ class UnavailableVolumeTest {
     void startFakeNamenode() {
         loops = EventLoops.create(CreelConf.of(Map.of("creel.net.event.loops", "2")), "unavailable-volume-test");
         namenode = RpcServer.start("fake namenode", "127.0.0.1", 0, loops, 1 << 20, call -> {
-            switch (call.opcode()) {
+            switch ((Opcode) call.opcode()) { // a fake namenode: only core opcodes come
                 case REGISTER -> {
                     RegisterRequest.decode(call.body());
                     registrations.incrementAndGet();

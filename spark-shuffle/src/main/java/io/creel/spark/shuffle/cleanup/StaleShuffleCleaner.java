@@ -9,7 +9,6 @@ import io.creel.common.conf.CreelConf;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.NodeType;
-import io.creel.spark.common.ApplicationHeartbeat;
 import io.creel.spark.common.SparkCreelConf;
 import io.creel.spark.shuffle.format.ShufflePaths;
 import java.io.PrintStream;
@@ -23,13 +22,15 @@ import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
- * Finds and removes the shuffle and broadcast data of Spark applications that ended without
- * removing it (their driver crashed or was killed): every application directory under a root whose
- * heartbeat ({@link ApplicationHeartbeat}) is older than a threshold, or that has no heartbeat and
- * was last changed before it. Running applications rewrite their heartbeat every
- * {@code spark.creel.shuffle.heartbeatInterval} (30 s), so a threshold of several intervals never
- * touches them. The command looks at the shuffle root and the broadcast root by default; each
- * {@code --root} replaces them.
+ * Finds and removes the shuffle and broadcast data that Spark applications of releases before
+ * expiring application directories left behind when their driver crashed or was killed. An
+ * application directory of this release is bound to its driver's Creel session and goes by itself
+ * once the driver is gone ({@code creel.namenode.session.timeout}); the cleaner reports such a
+ * directory and never removes it. Of the others, it removes every application directory under a
+ * root whose heartbeat ({@link ApplicationHeartbeat}, written by those releases' drivers every
+ * {@code spark.creel.shuffle.heartbeat.interval}, 30 s) is older than a threshold, or that has no
+ * heartbeat and was last changed before it, and heartbeats left without a directory. The command
+ * looks at the shuffle root and the broadcast root by default; each {@code --root} replaces them.
  *
  * <pre>
  * java -cp creel-spark-VERSION.jar io.creel.spark.shuffle.cleanup.StaleShuffleCleaner \
@@ -50,9 +51,13 @@ public final class StaleShuffleCleaner {
     private final String root;
     private final LongSupplier clock;
 
-    /** What the cleaner found about one application. */
+    /**
+     * What the cleaner found about one application.
+     *
+     * @param expires whether its directory expires with its driver's session (then it is never stale)
+     */
     public record Finding(String app, String path, long lastSignMillis, boolean heartbeat, boolean stale,
-                          boolean removed) {
+                          boolean removed, boolean expires) {
     }
 
     public StaleShuffleCleaner(CreelClient client, String root, LongSupplier clock) {
@@ -94,19 +99,22 @@ public final class StaleShuffleCleaner {
             }
             Long beat = beats.get(e.name());
             long sign = beat != null && beat >= 0 ? beat : e.info().modifiedMillis();
-            boolean stale = now - sign > olderThan.toMillis();
+            // The namenode removes an expiring directory once its owner is gone; while it is there,
+            // its owner lives (it writes no heartbeat, and its directory's age says nothing).
+            boolean expires = e.info().expiry() != null;
+            boolean stale = !expires && now - sign > olderThan.toMillis();
             boolean removed = false;
             if (stale && remove) {
                 removed = delete(e.path(), true) && (beat == null || delete(table + "/" + e.name(), false));
             }
             seen.put(e.name(), true);
-            out.add(new Finding(e.name(), e.path(), sign, beat != null, stale, removed));
+            out.add(new Finding(e.name(), e.path(), sign, beat != null, stale, removed, expires));
         }
         // Heartbeats whose application directory is gone (a crash between the two removals at stop).
         for (Map.Entry<String, Long> b : beats.entrySet()) {
             if (!seen.containsKey(b.getKey()) && now - b.getValue() > olderThan.toMillis()) {
                 boolean removed = remove && delete(table + "/" + b.getKey(), false);
-                out.add(new Finding(b.getKey(), table + "/" + b.getKey(), b.getValue(), true, true, removed));
+                out.add(new Finding(b.getKey(), table + "/" + b.getKey(), b.getValue(), true, true, removed, false));
             }
         }
         return out;
@@ -172,6 +180,10 @@ public final class StaleShuffleCleaner {
                 }
                 long now = System.currentTimeMillis();
                 for (Finding f : found) {
+                    if (f.expires()) {
+                        out.printf("%-50s %-20s expires by itself once its driver's session ends%n", f.path(), "live");
+                        continue;
+                    }
                     String state = !f.stale() ? "live" : f.removed() ? "removed" : dryRun ? "stale" : "stale, not removed";
                     out.printf("%-50s %-20s last sign of life %ds ago%s%n", f.path(), state,
                             (now - f.lastSignMillis()) / 1000, f.heartbeat() ? "" : " (no heartbeat: directory age)");

@@ -1,14 +1,13 @@
 package io.creel.spark.shuffle.format;
 
 import io.creel.common.namespace.PathName;
-import io.creel.spark.common.ApplicationHeartbeat;
 
 /**
  * Names of the shuffle data in Creel's namespace:
  *
  * <pre>
  *  {root}/                                 Directory, e.g. /spark-shuffle
- *  {root}/_live                            Table: one KeyValue per running application (its driver's heartbeat)
+ *  {root}/_live                            Table: heartbeats of earlier releases' drivers (the cleaner reads them)
  *  {root}/{appId}/                         Directory: one application's shuffles
  *  {root}/{appId}/shuffle-{shuffleId}/     Directory: one shuffle
  *  {root}/{appId}/shuffle-{id}/map-{mapIndex}-{mapId}   File: one map task attempt's output
@@ -19,7 +18,7 @@ import io.creel.spark.common.ApplicationHeartbeat;
  */
 public final class ShufflePaths {
     /** Name of the Table of application heartbeats under the root. */
-    public static final String LIVE_TABLE = ApplicationHeartbeat.LIVE_TABLE;
+    public static final String LIVE_TABLE = "_live";
     private static final String SHUFFLE_PREFIX = "shuffle-";
 
     private ShufflePaths() {

@@ -63,6 +63,7 @@ public final class MapOutputFile {
         this.timeout = timeout;
     }
 
+    /** The File's path in Creel. */
     public String path() {
         return path;
     }

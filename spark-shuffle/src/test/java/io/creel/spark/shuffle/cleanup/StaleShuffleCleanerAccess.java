@@ -2,7 +2,6 @@ package io.creel.spark.shuffle.cleanup;
 
 import io.creel.client.CreelClient;
 import io.creel.client.Futures;
-import io.creel.spark.common.ApplicationHeartbeat;
 import io.creel.spark.shuffle.format.ShufflePaths;
 import java.io.PrintStream;
 

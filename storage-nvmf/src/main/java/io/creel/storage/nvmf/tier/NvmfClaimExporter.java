@@ -1,14 +1,14 @@
 package io.creel.storage.nvmf.tier;
 
-import io.creel.common.protocol.Opcode;
+import io.creel.storage.nvmf.protocol.NvmfOpcodes;
 import io.creel.storage.spi.BlockExporter;
 import io.creel.storage.spi.ExportContext;
 import io.creel.storage.spi.Volume;
 import java.util.Map;
 
 /**
- * Serves BLOCK_CLAIM on the port of every nvmf storage server, for clients that write its blocks at
- * the target directly; declines every other volume.
+ * Serves {@link NvmfOpcodes#BLOCK_CLAIM} (this tier's own request) on the port of every nvmf storage
+ * server, for clients that write its blocks at the target directly; declines every other volume.
  */
 public final class NvmfClaimExporter implements BlockExporter {
     /** For {@link java.util.ServiceLoader}. */
@@ -25,7 +25,7 @@ public final class NvmfClaimExporter implements BlockExporter {
         if (!(volume instanceof NvmfVolume nvmf)) {
             return null;
         }
-        context.route(Opcode.BLOCK_CLAIM, nvmf.claimHandler(context.serverName()));
+        context.route(NvmfOpcodes.BLOCK_CLAIM, nvmf.claimHandler(context.serverName()));
         return new Export() {
             @Override
             public Map<String, String> attributes() {

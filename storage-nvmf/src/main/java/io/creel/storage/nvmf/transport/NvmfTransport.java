@@ -5,13 +5,13 @@ import io.creel.common.error.ErrorCode;
 import io.creel.common.net.HostPort;
 import io.creel.common.protocol.BlockLocation;
 import io.creel.common.protocol.Empty;
-import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.StorageServerInfo;
 import io.creel.common.rpc.RpcConnections;
 import io.creel.storage.nvmf.format.NvmfAttributes;
 import io.creel.storage.nvmf.format.TagSector;
 import io.creel.storage.nvmf.format.VolumeHeader;
 import io.creel.storage.nvmf.protocol.BlockClaimRequest;
+import io.creel.storage.nvmf.protocol.NvmfOpcodes;
 import io.creel.storage.nvmf.target.TargetAddress;
 import io.creel.storage.nvmf.volume.NvmfErrors;
 import io.creel.storage.nvmf.volume.TagVerdict;
@@ -129,7 +129,7 @@ final class NvmfTransport implements BlockTransport {
         }
         BlockClaimRequest claim = new BlockClaimRequest(block.blockNumber(), block.tag());
         return connections.get(serverAddress)
-                .thenCompose(c -> c.call(Opcode.BLOCK_CLAIM, claim, Empty::decode))
+                .thenCompose(c -> c.call(NvmfOpcodes.BLOCK_CLAIM, claim, Empty::decode))
                 .thenApply(ok -> null);
     }
 

@@ -18,7 +18,6 @@ import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.net.HostPort;
 import io.creel.common.protocol.Empty;
-import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.StorageServerInfo;
 import io.creel.common.rpc.EventLoops;
 import io.creel.storage.nvmf.format.NvmfAttributes;
@@ -26,6 +25,7 @@ import io.creel.storage.nvmf.format.TagSector;
 import io.creel.storage.nvmf.format.VolumeHeader;
 import io.creel.storage.nvmf.format.VolumeLayout;
 import io.creel.storage.nvmf.protocol.BlockClaimRequest;
+import io.creel.storage.nvmf.protocol.NvmfOpcodes;
 import io.creel.storage.nvmf.tcp.FakeTarget;
 import io.creel.storage.server.StorageServer;
 import io.creel.storage.spi.BlockTransport;
@@ -99,17 +99,17 @@ class NvmfTierTest {
     void claimsRaiseTheTagAndRefuseOlderAllocations() throws Exception {
         try (NvmfServerFixture f = new NvmfServerFixture(Map.of())) {
             var c = await(f.connections.get(new HostPort("127.0.0.1", f.server.port())));
-            assertEquals(Empty.INSTANCE, await(c.call(Opcode.BLOCK_CLAIM, new BlockClaimRequest(4, 20),
+            assertEquals(Empty.INSTANCE, await(c.call(NvmfOpcodes.BLOCK_CLAIM, new BlockClaimRequest(4, 20),
                     Empty::decode)));
             assertEquals(20, f.server.tags().get(4));
             TagSector.Reading onTarget = TagSector.decode(ByteBuffer.wrap(f.target.contents(
                     f.layout().tagSectorOf(4) * 512, 512)), f.info().localToken(), 4);
             assertEquals(20, onTarget.tag(), "the claim is answered once the target holds the tag");
 
-            CreelException older = assertThrows(CreelException.class, () -> await(c.call(Opcode.BLOCK_CLAIM,
+            CreelException older = assertThrows(CreelException.class, () -> await(c.call(NvmfOpcodes.BLOCK_CLAIM,
                     new BlockClaimRequest(4, 19), Empty::decode)));
             assertEquals(ErrorCode.STALE_BLOCK, older.code());
-            CreelException nowhere = assertThrows(CreelException.class, () -> await(c.call(Opcode.BLOCK_CLAIM,
+            CreelException nowhere = assertThrows(CreelException.class, () -> await(c.call(NvmfOpcodes.BLOCK_CLAIM,
                     new BlockClaimRequest(f.info().blockCount(), 30), Empty::decode)));
             assertEquals(ErrorCode.INVALID_ARGUMENT, nowhere.code());
             assertTrue(nowhere.getMessage().contains("does not exist"), nowhere.getMessage());

@@ -10,8 +10,8 @@ import io.creel.common.inflight.InFlightTable;
 import io.creel.common.net.HostPort;
 import io.creel.common.protocol.Frame;
 import io.creel.common.protocol.Message;
-import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.ProtocolException;
+import io.creel.common.protocol.RequestType;
 import io.creel.common.rpc.Frames;
 import io.creel.common.rpc.ReplyBodies;
 import io.creel.common.rpc.ReplyDecoder;
@@ -209,12 +209,12 @@ final class RdmaRpcConnection implements RpcConnection {
     }
 
     @Override
-    public <T> CompletableFuture<T> call(Opcode op, Message request, ReplyDecoder<T> decoder) {
+    public <T> CompletableFuture<T> call(RequestType op, Message request, ReplyDecoder<T> decoder) {
         return call(op, request, decoder, requestTimeout);
     }
 
     @Override
-    public <T> CompletableFuture<T> call(Opcode op, Message request, ReplyDecoder<T> decoder, Duration timeout) {
+    public <T> CompletableFuture<T> call(RequestType op, Message request, ReplyDecoder<T> decoder, Duration timeout) {
         long id = nextId.getAndIncrement();
         ByteBuf frame;
         try {
@@ -226,7 +226,7 @@ final class RdmaRpcConnection implements RpcConnection {
     }
 
     @Override
-    public <T> CompletableFuture<T> callWithPayload(Opcode op, Message header, ByteBuf payload,
+    public <T> CompletableFuture<T> callWithPayload(RequestType op, Message header, ByteBuf payload,
                                                     ReplyDecoder<T> decoder) {
         long id = nextId.getAndIncrement();
         ByteBuf frame;
@@ -243,7 +243,7 @@ final class RdmaRpcConnection implements RpcConnection {
         return send(op, id, frame, decoder, requestTimeout);
     }
 
-    private <T> CompletableFuture<T> send(Opcode op, long id, ByteBuf frame, ReplyDecoder<T> decoder,
+    private <T> CompletableFuture<T> send(RequestType op, long id, ByteBuf frame, ReplyDecoder<T> decoder,
                                           Duration timeout) {
         Pending<T> p = new Pending<>(op, decoder);
         String reason = closeReason;
@@ -298,7 +298,7 @@ final class RdmaRpcConnection implements RpcConnection {
         }
     }
 
-    private void timedOut(long id, Opcode op, long millis) {
+    private void timedOut(long id, RequestType op, long millis) {
         Pending<?> p = pending.remove(id);
         if (p != null) {
             p.future.completeExceptionally(new CreelException(ErrorCode.TIMEOUT, op + " to " + remote
@@ -484,13 +484,13 @@ final class RdmaRpcConnection implements RpcConnection {
 
     /** A request waiting for its reply; its own timer (not a sweep) fails it at its deadline. */
     private static final class Pending<T> implements InFlightTable.Deadlined {
-        final Opcode op;
+        final RequestType op;
         final ReplyDecoder<T> decoder;
         final CompletableFuture<T> future = new CompletableFuture<>();
         long deadline;
         volatile ScheduledFuture<?> timer;
 
-        Pending(Opcode op, ReplyDecoder<T> decoder) {
+        Pending(RequestType op, ReplyDecoder<T> decoder) {
             this.op = op;
             this.decoder = decoder;
         }

@@ -5,6 +5,7 @@ import io.creel.common.conf.CreelConf;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.net.HostPort;
+import io.creel.common.protocol.OpcodeRegistry;
 import io.creel.common.rpc.RequestHandler;
 import io.creel.common.rpc.RpcConnection;
 import io.creel.common.rpc.RpcListener;
@@ -71,6 +72,7 @@ public final class RdmaRpcTransport implements RpcTransport {
 
     @Override
     public RpcListener listen(String name, String bindHost, int port, RequestHandler handler, Context context) {
+        OpcodeRegistry.installed(); // as RpcServer does: colliding tier opcodes stop the server before it listens
         CreelConf conf = context.conf();
         RpcSecurity security = security(conf, name + ": rdma://" + bindHost + ":" + port);
         String missing = missing(conf);

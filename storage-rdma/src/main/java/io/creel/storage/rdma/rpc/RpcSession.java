@@ -4,7 +4,9 @@ import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
 import io.creel.common.protocol.Frame;
 import io.creel.common.protocol.Opcode;
+import io.creel.common.protocol.OpcodeRegistry;
 import io.creel.common.protocol.ProtocolException;
+import io.creel.common.protocol.RequestType;
 import io.creel.common.rpc.Frames;
 import io.creel.common.rpc.RequestDispatch;
 import io.creel.common.rpc.RequestHandler;
@@ -242,7 +244,7 @@ final class RpcSession implements RpcPeer {
             return;
         }
         try {
-            Opcode op = Opcode.ofCode(frame.getUnsignedByte(frame.readerIndex()));
+            RequestType op = OpcodeRegistry.installed().ofCode(frame.getUnsignedByte(frame.readerIndex()));
             long id = frame.getLong(frame.readerIndex() + 2);
             refuse(exchange, why, op == null ? null : Frames.error(alloc(), op, id,
                     ServerAuthentication.requestWithoutAuthentication(server + " at " + local)));
@@ -322,7 +324,7 @@ final class RpcSession implements RpcPeer {
             out.set(frame);
             return;
         }
-        Opcode op = Opcode.ofCode(frame.getUnsignedByte(at + Frame.LENGTH_FIELD));
+        RequestType op = OpcodeRegistry.installed().ofCode(frame.getUnsignedByte(at + Frame.LENGTH_FIELD));
         ByteBuf error = Frames.error(alloc(), op == null ? Opcode.STATUS : op, id,
                 new CreelException(ErrorCode.LIMIT_EXCEEDED, server + ": the " + op + " reply of "
                         + frame.readableBytes() + " bytes exceeds the rdma:// message size of " + capacity

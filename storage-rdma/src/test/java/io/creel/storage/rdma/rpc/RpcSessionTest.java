@@ -179,7 +179,8 @@ class RpcSessionTest {
         RpcSession t = new RpcSession("namenode", "peer", call -> { }, CAPACITY, others::add);
         ByteBuf unknown = Unpooled.buffer().writeInt(10).writeByte(250).writeByte(0).writeLong(1);
         t.received(new Exchange(unknown));
-        assertEquals(List.of("unknown opcode 250"), others);
+        assertEquals(List.of("unknown opcode 250 (no core opcode, and no tier on this server's class path declares "
+                + "it)"), others);
     }
 
     @Test

@@ -2,7 +2,7 @@ package io.creel.storage.rdma.tier;
 
 import io.creel.common.conf.CreelConf;
 import io.creel.common.protocol.BlockLocation;
-import io.creel.common.protocol.Opcode;
+import io.creel.common.protocol.RequestType;
 import io.creel.common.protocol.StorageServerInfo;
 import io.creel.common.rpc.EventLoops;
 import io.creel.common.rpc.RequestHandler;
@@ -85,7 +85,7 @@ public final class TierFixture implements AutoCloseable {
             }
 
             @Override
-            public void route(Opcode opcode, RequestHandler handler) {
+            public void route(RequestType opcode, RequestHandler handler) {
                 throw new AssertionError("the rdma exporter routes no requests, got " + opcode);
             }
         };

@@ -5,6 +5,7 @@ import io.creel.common.error.ErrorCode;
 import io.creel.common.protocol.BlockReadRequest;
 import io.creel.common.protocol.BlockWriteHeader;
 import io.creel.common.protocol.Empty;
+import io.creel.common.protocol.Opcode;
 import io.creel.common.rpc.PayloadCheck;
 import io.creel.common.rpc.RequestHandler;
 import io.creel.common.rpc.RpcCall;
@@ -51,11 +52,13 @@ public final class BlockRequestHandler implements RequestHandler {
 
     @Override
     public void handle(RpcCall call) {
-        switch (call.opcode()) {
-            case BLOCK_READ -> read(call);
-            case BLOCK_WRITE -> write(call);
-            default -> throw new CreelException(ErrorCode.INVALID_ARGUMENT, name + " serves BLOCK_READ and "
-                    + "BLOCK_WRITE, not " + call.opcode());
+        if (call.opcode() == Opcode.BLOCK_READ) {
+            read(call);
+        } else if (call.opcode() == Opcode.BLOCK_WRITE) {
+            write(call);
+        } else {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, name + " serves BLOCK_READ and BLOCK_WRITE, not "
+                    + call.opcode());
         }
     }
 

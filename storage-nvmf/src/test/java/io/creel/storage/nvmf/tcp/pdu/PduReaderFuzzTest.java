@@ -13,7 +13,7 @@ import io.netty.buffer.Unpooled;
 class PduReaderFuzzTest {
     private static final long MAX_DATA = 1 << 20;
 
-    @FuzzTest(maxDuration = "25s")
+    @FuzzTest(maxDuration = "15s")
     void thePduReaderRejectsHostileBytesWithAPduException(FuzzedDataProvider data) {
         Counting handler = new Counting();
         PduReader reader = new PduReader(data.consumeBoolean() ? PduReader.Role.HOST : PduReader.Role.CONTROLLER,
