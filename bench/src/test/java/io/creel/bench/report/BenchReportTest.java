@@ -33,6 +33,10 @@ class BenchReportTest {
         assertTrue(text.contains("| 11.0 (10.0-12.0) |"), text);
         assertTrue(text.contains("2.00 (1.00-3.00)"), text);
         assertTrue(text.contains("## Targets"), text);
+        assertTrue(text.contains("| 1,000 (1,000-1,000) |"), text); // the baseline's median (min-max)
+        assertTrue(text.contains(" 0 % of 3 |"), text); // its spread and how many samples
+        assertTrue(text.contains("## Baseline samples"), text);
+        assertTrue(text.contains("| ops/s | in the mode, repetition 2 | 1,000 |"), text);
     }
 
     @Test
