@@ -116,6 +116,9 @@ public final class BenchReport {
                     Units.spread(m.spread(Summary::p99Micros), Units::micros));
         }
         t.print(out);
+        if (!baselineSamples.isEmpty()) {
+            printBaselines(out);
+        }
         if (!ratios.isEmpty()) {
             printTargets(out);
         }
@@ -175,9 +178,57 @@ public final class BenchReport {
         st.print(out);
     }
 
-    /** 0.253 -> "25 %", NaN -> "-". */
+    /**
+     * Every baseline point sampled at the run's checkpoints, with every sample of it: its mode's
+     * repetitions first, then the checkpoints', in MB/s where it moves bytes, else in ops/s.
+     */
+    private void printBaselines(PrintStream out) {
+        out.println();
+        out.println("## Baselines across the run");
+        out.println();
+        out.println("Each baseline point sampled before, between and after the modes (--baseline-samples), with its "
+                + "mode's repetitions (\"rN\"); spread: how far the samples moved from their median.");
+        out.println();
+        MarkdownTable t = new MarkdownTable(new boolean[] {false, false, false, false, true, true},
+                "series", "point", "unit", "samples", "median (min-max)", "spread");
+        List<BaselineSample> firsts = new ArrayList<>();
+        for (BaselineSample s : baselineSamples) {
+            if (firsts.stream().noneMatch(f -> f.series().equals(s.series()) && f.params().equals(s.params()))) {
+                firsts.add(s);
+            }
+        }
+        for (BaselineSample first : firsts) {
+            boolean bytes = first.summary().bytesPerSec() > 0;
+            java.util.function.ToDoubleFunction<Summary> figure = bytes ? x -> x.bytesPerSec() / 1e6
+                    : Summary::opsPerSec;
+            List<String> cells = new ArrayList<>();
+            List<Double> values = new ArrayList<>();
+            Optional<Measurement> own = measurements.stream()
+                    .filter(m -> m.series().equals(first.series()) && m.params().equals(first.params())).findFirst();
+            own.ifPresent(m -> {
+                for (int i = 0; i < m.runs().size(); i++) {
+                    double v = figure.applyAsDouble(m.runs().get(i));
+                    values.add(v);
+                    cells.add("r" + (i + 1) + " " + Units.count(v));
+                }
+            });
+            for (BaselineSample s : baselineSamples) {
+                if (s.series().equals(first.series()) && s.params().equals(first.params())) {
+                    double v = figure.applyAsDouble(s.summary());
+                    values.add(v);
+                    cells.add(s.when() + " " + Units.count(v));
+                }
+            }
+            Spread spread = Spread.of(values.stream().mapToDouble(Double::doubleValue).toArray());
+            t.row(first.series(), point(first.params()), bytes ? "MB/s" : "ops/s", String.join("; ", cells),
+                    Units.spread(spread, Units::count), percent(spread.deviation()));
+        }
+        t.print(out);
+    }
+
+    /** 0.253 -> "25.3 %", NaN -> "-". */
     static String percent(double fraction) {
-        return Double.isFinite(fraction) ? String.format(Locale.ROOT, "%.0f %%", fraction * 100) : "-";
+        return Double.isFinite(fraction) ? String.format(Locale.ROOT, "%.1f %%", fraction * 100) : "-";
     }
 
     private static String point(Map<String, Object> params) {
