@@ -180,7 +180,7 @@ public final class BenchReport {
 
     /**
      * Every baseline point sampled at the run's checkpoints, with every sample of it: its mode's
-     * repetitions first, then the checkpoints', in MB/s where it moves bytes, else in ops/s.
+     * repetitions first, then the checkpoints', in ops/s for Redis, in MB/s for the others.
      */
     private void printBaselines(PrintStream out) {
         out.println();
@@ -198,7 +198,8 @@ public final class BenchReport {
             }
         }
         for (BaselineSample first : firsts) {
-            boolean bytes = first.summary().bytesPerSec() > 0;
+            // Redis's figure is operations (its small values move bytes too); the others move bytes.
+            boolean bytes = !first.series().startsWith("redis") && first.summary().bytesPerSec() > 0;
             java.util.function.ToDoubleFunction<Summary> figure = bytes ? x -> x.bytesPerSec() / 1e6
                     : Summary::opsPerSec;
             List<String> cells = new ArrayList<>();
