@@ -21,7 +21,14 @@ import java.util.function.Supplier;
  * Only the baselines some mode of the run compares with are sampled.
  */
 public final class BaselineSampler {
-    /** One baseline point to sample. */
+    /**
+     * One baseline point to sample.
+     *
+     * @param label   what the progress line says while it runs
+     * @param series  the series of the mode's measurement of the same point, e.g. "memory copy"
+     * @param params  the parameters of that measurement, equal to them (so the samples join it)
+     * @param measure takes one sample
+     */
     public record Probe(String label, String series, Map<String, Object> params, Supplier<Summary> measure) {
     }
 
