@@ -8,9 +8,12 @@
 # Without --namenode it starts `bin/creel local` (its own process, a free port, a private DRAM
 # directory under /dev/shm) and stops it at the end. Each command's transfer time is its wall time
 # less that of an `fs stat` of the same file run just before it (JVM start, connection, lookup), as the
-# issue counts it. Every figure is the median of --runs repetitions with min-max; the ratios are
-# per-run (baseline time / Creel transfer time), so 1.0 means as fast as the baseline. The result is
-# markdown tables (with the load average at start and end), ready to paste.
+# issue counts it. Each run measures the baselines again between Creel's commands, so every baseline is
+# sampled --runs times across the script. Every figure is the median of --runs repetitions with min-max;
+# a ratio is Creel's median MB/s over the baseline's median MB/s (1.0: as fast as the baseline), its
+# range per run; beside it the baseline's spread (how far its samples moved from their median), and the
+# verdict of the bench's own rule (io.creel.bench.stats.Verdict: unsettled when the baseline moved more
+# than 30 %). The result is markdown tables (with the load average at start and end), ready to paste.
 set -euo pipefail
 
 HOME_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -49,6 +52,14 @@ seconds() { # runs "$@" with output discarded and prints its wall time in second
   echo "scale=4; ($t1 - $t0) / 1000000000" | bc
 }
 
+# The verdict rule is the bench's (bin/creel has built its jar by now, or the distribution ships it).
+"$CREEL" --help >/dev/null
+BENCH_JAR=$(ls "$HOME_DIR"/lib/bench/creel-bench-*.jar "$HOME_DIR"/launcher/target/lib/bench/creel-bench-*.jar \
+  2>/dev/null | head -n 1 || true)
+if [ -z "$BENCH_JAR" ]; then echo "fs-bulk: no creel-bench jar under lib/bench or launcher/target/lib/bench" >&2; exit 2; fi
+JAVA="java"
+if [ -n "${JAVA_HOME:-}" ]; then JAVA="$JAVA_HOME/bin/java"; fi
+
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "fs-bulk: $SIZE, $RUNS runs, namenode $NAMENODE; load: $LOAD_START" >&2
 head -c "$bytes" /dev/urandom >"$WORK/src"
@@ -74,8 +85,8 @@ for r in $(seq 1 "$RUNS"); do
 done
 "$CREEL" fs rm "${C[@]}" /fs-bulk-src >/dev/null
 
-python3 - "$RUNS" "$bytes" "$SIZE" "$LOAD_START" "$(cut -d' ' -f1-3 /proc/loadavg)" <<PY
-import statistics, sys
+python3 - "$RUNS" "$bytes" "$SIZE" "$LOAD_START" "$(cut -d' ' -f1-3 /proc/loadavg)" "$JAVA" "$BENCH_JAR" <<PY
+import statistics, subprocess, sys
 runs = int(sys.argv[1]); size = int(sys.argv[2])
 t = {}
 $(for k in "${!T[@]}"; do echo "t['$k'] = ${T[$k]}"; done)
@@ -95,15 +106,27 @@ row("fs stat (JVM start, connect, lookup)", fmt(stat), "")
 for k, label in (('get', 'fs get same-host, less stat'), ('gettcp', 'fs get over TCP, less stat'), ('put', 'fs put, less stat')):
     row(label, fmt(xfer[k]), fmt([size / x / 1e6 for x in xfer[k]]))
 print()
-row("target", "ratio, median (min-max)", "goal", "verdict")
-row("---", "---", "---", "---")
+keys = ('cat', 'cp', 'socket', 'stat', 'get', 'gettcp', 'put')
+row("run (every sample, seconds)", *keys)
+row(*(["---"] * (len(keys) + 1)))
+for r in range(1, runs + 1):
+    row(str(r), *("%.3f" % t[k + ',' + str(r)] for k in keys))
+print()
+row("target", "ratio of medians (per-run min-max)", "baseline MB/s, median (min-max)", "baseline spread", "goal", "verdict")
+row("---", "---", "---", "---", "---", "---")
 for label, base, k, goal in (("fs get same-host vs cat", 'cat', 'get', 0.5), ("fs get over TCP vs socket", 'socket', 'gettcp', 0.8),
                              ("fs put vs cp", 'cp', 'put', 0.9)):
+    base_mb = [size / x / 1e6 for x in series(base)]
     if min(xfer[k]) <= 0:
         # The transfer hid inside the spread of the JVM's start: the size is too small to measure it.
-        row(label, "-", ">= %.1f" % goal, "not measured (a transfer took less than fs stat's spread; use a larger --size)")
+        row(label, "-", fmt(base_mb), "-", ">= %.1f" % goal, "not measured (a transfer took less than fs stat's spread; use a larger --size)")
         continue
-    rs = [b / x for b, x in zip(series(base), xfer[k])]
-    m = statistics.median(rs)
-    row(label, "%.2f (%.2f-%.2f)" % (m, min(rs), max(rs)), ">= %.1f" % goal, "met" if m >= goal else "NOT met")
+    creel_mb = [size / x / 1e6 for x in xfer[k]]
+    m = statistics.median(creel_mb) / statistics.median(base_mb)
+    rs = [c / b for c, b in zip(creel_mb, base_mb)]
+    verdict, deviation = subprocess.run([sys.argv[6], "-cp", sys.argv[7], "io.creel.bench.stats.VerdictMain", "atLeast",
+                                         str(goal), repr(m)] + [repr(b) for b in base_mb],
+                                        check=True, capture_output=True, text=True).stdout.split()
+    row(label, "%.2f (%.2f-%.2f)" % (m, min(rs), max(rs)), fmt(base_mb), "%.0f %% of %d" % (float(deviation) * 100, runs),
+        ">= %.1f" % goal, verdict)
 PY

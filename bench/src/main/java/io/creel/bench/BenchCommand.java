@@ -7,6 +7,7 @@ import io.creel.bench.cluster.InProcessCluster;
 import io.creel.bench.cluster.ThrowawayTls;
 import io.creel.bench.modes.BagBench;
 import io.creel.bench.modes.BaselineBench;
+import io.creel.bench.modes.BaselineSampler;
 import io.creel.bench.modes.KvBench;
 import io.creel.bench.modes.MetaBench;
 import io.creel.bench.modes.StreamBench;
@@ -98,6 +99,17 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--repeat", paramLabel = "N", defaultValue = "3",
             description = "Measure every point N times; figures are medians with min-max (default: ${DEFAULT-VALUE}).")
     int repeat;
+
+    @Option(names = "--baseline-samples", paramLabel = "K", defaultValue = "3",
+            description = "Sample every baseline the run compares with (memory copy, socket, Redis, cat, cp) K times "
+                    + "more, spread over the run: before the first mode, between modes, after the last; a target "
+                    + "whose baseline moved more than 30 %% from its median is unsettled (0: off; default: "
+                    + "${DEFAULT-VALUE}).")
+    int baselineSamples;
+
+    @Option(names = "--output", paramLabel = "FILE", description = "Also write the whole markdown output (facts, "
+            + "points, every baseline sample, targets and verdicts) to FILE, e.g. docs/runs/NAME.md.")
+    Path output;
 
     @Option(names = "--clients", split = ",", paramLabel = "N[,N...]", defaultValue = "1,50",
             description = "Concurrent clients of lookup/create/Redis runs (default: ${DEFAULT-VALUE}).")
@@ -192,6 +204,10 @@ public final class BenchCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         List<String> run = orderedModes();
         BenchContext.Settings settings = settings();
+        if (baselineSamples < 0 || baselineSamples > 20) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, "--baseline-samples: " + baselineSamples
+                    + "; 0 to 20");
+        }
         if (local && existing) {
             throw new CreelException(ErrorCode.INVALID_ARGUMENT, "--local and --existing exclude each other");
         }
@@ -211,7 +227,14 @@ public final class BenchCommand implements Callable<Integer> {
                 + duration + " per point");
         MachineFacts.describe(report);
         report.fact("load average at start", MachineFacts.loadAverage());
-        PrintStream out = System.out;
+        try (PrintStream out = output == null ? new PrintStream(new NoClose(System.out), true, StandardCharsets.UTF_8)
+                : new PrintStream(new Tee(System.out, Files.newOutputStream(output)), true, StandardCharsets.UTF_8)) {
+            return run(out, conf, run, settings, report, runId, started);
+        }
+    }
+
+    private int run(PrintStream out, CreelConf conf, List<String> run, BenchContext.Settings settings,
+                    BenchReport report, String runId, long started) throws IOException {
         RuntimeException failure = null;
         List<String> cleanupFailures;
         RunScope scope = new RunScope(System.err);
@@ -228,7 +251,6 @@ public final class BenchCommand implements Callable<Integer> {
                 progress.point("starting the cluster");
                 BenchCluster cluster = scope.add("the cluster", startCluster(conf));
                 report.fact("cluster", cluster.description());
-                report.printFacts(out, "Creel bench");
                 BenchContext.ClientPool pool = scope.add("the bench's clients",
                         new BenchContext.ClientPool(cluster.clientConf()));
                 Duration timeout = cluster.clientConf().get(ConfKeys.CLIENT_REQUEST_TIMEOUT);
@@ -236,7 +258,10 @@ public final class BenchCommand implements Callable<Integer> {
                         new RunNamespace(runId, () -> pool.main(false), timeout));
                 LoadDriver driver = new LoadDriver(progress, timeout);
                 BenchContext ctx = new BenchContext(cluster, report, progress, driver, settings, pool, names, scope);
-                runModes(ctx, run);
+                BaselineSampler sampler = new BaselineSampler(ctx, run, baselineSamples);
+                report.fact("baseline samples", sampler.describe());
+                report.printFacts(out, "Creel bench");
+                runModes(ctx, run, sampler);
             } catch (RuntimeException e) {
                 failure = e;
             } finally {
@@ -272,9 +297,11 @@ public final class BenchCommand implements Callable<Integer> {
         return 0;
     }
 
-    private void runModes(BenchContext ctx, List<String> run) {
+    private void runModes(BenchContext ctx, List<String> run, BaselineSampler sampler) {
         MetaBench meta = new MetaBench(ctx);
-        for (String mode : run) {
+        for (int i = 0; i < run.size(); i++) {
+            sampler.checkpoint(i);
+            String mode = run.get(i);
             switch (mode) {
                 case "baseline" -> BaselineBench.run(ctx);
                 case "kv" -> KvBench.run(ctx);
@@ -287,6 +314,59 @@ public final class BenchCommand implements Callable<Integer> {
                 case "ycsb" -> YcsbBench.run(ctx, ycsb);
                 default -> throw new IllegalStateException(mode);
             }
+        }
+        sampler.checkpoint(run.size());
+    }
+
+    /** Standard output, not closed with the stream that wraps it. */
+    private static final class NoClose extends java.io.FilterOutputStream {
+        NoClose(java.io.OutputStream out) {
+            super(out);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+        }
+
+        @Override
+        public void close() throws IOException {
+            out.flush();
+        }
+    }
+
+    /** Writes to standard output (left open) and to the --output file (closed with it). */
+    private static final class Tee extends java.io.OutputStream {
+        private final java.io.OutputStream console;
+        private final java.io.OutputStream file;
+
+        Tee(java.io.OutputStream console, java.io.OutputStream file) {
+            this.console = console;
+            this.file = file;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            console.write(b);
+            file.write(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            console.write(b, off, len);
+            file.write(b, off, len);
+        }
+
+        @Override
+        public void flush() throws IOException {
+            console.flush();
+            file.flush();
+        }
+
+        @Override
+        public void close() throws IOException {
+            console.flush();
+            file.close();
         }
     }
 

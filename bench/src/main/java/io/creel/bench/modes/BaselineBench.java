@@ -15,10 +15,15 @@ public final class BaselineBench {
     public static final int REDIS_SMALL = 64;
     /** Redis value for the get-latency comparison. */
     public static final int REDIS_KV = 1024;
+    /** Bytes the memory-copy baseline copies per operation. */
+    public static final int MEMORY_COPY_SIZE = 64 << 20;
+    /** The memory-copy baseline's point, as the report and {@link BaselineSampler} name it. */
+    public static final Map<String, Object> MEMORY_COPY_POINT = Map.of("size", MEMORY_COPY_SIZE);
 
     private BaselineBench() {
     }
 
+    /** Measures the baselines {@code --repeat} times each, back to back; {@link BaselineSampler} samples them across the run. */
     public static void run(BenchContext ctx) {
         Duration d = ctx.settings().durationPerPoint();
         for (int buffer : ctx.settings().buffers()) {
@@ -31,9 +36,9 @@ public final class BaselineBench {
             ctx.progress().point(ctx.label("baseline tcp round trip", r));
             return MachineLimits.tcpRoundTrip(64, d);
         });
-        ctx.repeat("baseline", "memory copy", Map.of("size", 64 << 20), r -> {
+        ctx.repeat("baseline", "memory copy", MEMORY_COPY_POINT, r -> {
             ctx.progress().point(ctx.label("baseline memory copy", r));
-            return MachineLimits.memoryCopy(64 << 20, d);
+            return MachineLimits.memoryCopy(MEMORY_COPY_SIZE, d);
         });
         ctx.redis().ifPresent(redis -> ctx.repeat("baseline", "redis GET",
                 Map.of("size", REDIS_KV, "clients", 1, "inFlight", 1),

@@ -1,12 +1,15 @@
 package io.creel.bench.report;
 
 import io.creel.bench.stats.Ratio;
+import io.creel.bench.stats.Sample;
 import io.creel.bench.stats.Spread;
 import io.creel.bench.stats.Summary;
+import io.creel.bench.stats.Verdict;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
@@ -21,6 +24,7 @@ public final class BenchReport {
     private final List<Measurement> measurements = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
     private final List<Ratio> ratios = new ArrayList<>();
+    private final List<BaselineSample> baselineSamples = new ArrayList<>();
     /** How many facts {@link #printFacts} has printed; later ones are printed at the end. */
     private int factsPrinted;
 
@@ -40,6 +44,21 @@ public final class BenchReport {
     /** A line for the reader (a skipped comparison, a memory figure). */
     public synchronized void note(String text) {
         notes.add(text);
+    }
+
+    /** A sample of a baseline point taken at a checkpoint of the run, outside the mode that compares it. */
+    public synchronized void baselineSample(BaselineSample s) {
+        baselineSamples.add(s);
+    }
+
+    /** The checkpoint samples of {@code m}'s point, in the order taken. */
+    public synchronized List<BaselineSample> baselineSamples(Measurement m) {
+        return baselineSamples.stream().filter(s -> s.of(m)).toList();
+    }
+
+    /** Every checkpoint sample, in the order taken. */
+    public synchronized List<BaselineSample> baselineSamples() {
+        return List.copyOf(baselineSamples);
     }
 
     public synchronized void ratio(Ratio r) {
@@ -97,24 +116,11 @@ public final class BenchReport {
                     Units.spread(m.spread(Summary::p99Micros), Units::micros));
         }
         t.print(out);
+        if (!baselineSamples.isEmpty()) {
+            printBaselines(out);
+        }
         if (!ratios.isEmpty()) {
-            out.println();
-            out.println("## Targets");
-            out.println();
-            out.println("Ratio of the medians; (low-high) is the range over the repetitions: per pair for figures "
-                    + "measured in alternation, else Creel's extremes over the baseline's.");
-            out.println();
-            MarkdownTable rt = new MarkdownTable(new boolean[] {false, true, true, false, true, false, false},
-                    "target", "creel", "baseline", "unit", "ratio", "goal", "verdict");
-            for (Ratio r : ratios) {
-                String ratio = Units.ratio(r.value());
-                if (r.measurable() && (r.measured().count() > 1 || r.baseline().count() > 1)) {
-                    ratio += " (" + Units.ratio(r.low()) + "-" + Units.ratio(r.high()) + ")";
-                }
-                rt.row(r.id(), Units.spread(r.measured(), Units::count), Units.spread(r.baseline(), Units::count),
-                        r.unit(), ratio, r.goalText(), r.verdict());
-            }
-            rt.print(out);
+            printTargets(out);
         }
         if (!notes.isEmpty()) {
             out.println();
@@ -132,6 +138,98 @@ public final class BenchReport {
             factsPrinted = facts.size();
         }
         out.flush();
+    }
+
+    private void printTargets(PrintStream out) {
+        out.println();
+        out.println("## Targets");
+        out.println();
+        out.println("Ratio of the medians: Creel's over its repetitions, the baseline's over every sample of it in the "
+                + "run (below). (low-high) is the range the samples allow: per pair for figures measured only in "
+                + "alternation, else Creel's extremes over the baseline's. Baseline spread: how far its samples moved "
+                + "from their median. Verdict: \"unsettled\" when that is more than "
+                + Verdict.MAX_BASELINE_DEVIATION_PERCENT + " %, else \"met\" or \"missed\" at the medians.");
+        out.println();
+        MarkdownTable rt = new MarkdownTable(new boolean[] {false, true, true, true, false, true, false, false},
+                "target", "creel", "baseline", "baseline spread", "unit", "ratio", "goal", "verdict");
+        for (Ratio r : ratios) {
+            String ratio = Units.ratio(r.value());
+            if (r.measurable() && (r.measured().count() > 1 || r.baseline().count() > 1)) {
+                ratio += " (" + Units.ratio(r.low()) + "-" + Units.ratio(r.high()) + ")";
+            }
+            rt.row(r.id(), Units.spread(r.measured(), Units::count), Units.spread(r.baseline(), Units::count),
+                    percent(r.baseline().deviation()) + " of " + r.baseline().count(), r.unit(), ratio, r.goalText(),
+                    r.verdict());
+        }
+        rt.print(out);
+        out.println();
+        out.println("## Baseline samples");
+        out.println();
+        out.println("Every sample of each target's baseline, in the target's unit: first those of the mode that "
+                + "compared it, then those taken at the run's checkpoints (--baseline-samples).");
+        out.println();
+        MarkdownTable st = new MarkdownTable(new boolean[] {false, false, false, true},
+                "target", "unit", "sample", "value");
+        for (Ratio r : ratios) {
+            for (Sample s : r.baselineSamples()) {
+                st.row(r.id(), r.unit(), s.when(), Units.count(s.value()));
+            }
+        }
+        st.print(out);
+    }
+
+    /**
+     * Every baseline point sampled at the run's checkpoints, with every sample of it: its mode's
+     * repetitions first, then the checkpoints', in ops/s for Redis, in MB/s for the others.
+     */
+    private void printBaselines(PrintStream out) {
+        out.println();
+        out.println("## Baselines across the run");
+        out.println();
+        out.println("Each baseline point sampled before, between and after the modes (--baseline-samples), with its "
+                + "mode's repetitions (\"rN\"); spread: how far the samples moved from their median.");
+        out.println();
+        MarkdownTable t = new MarkdownTable(new boolean[] {false, false, false, false, true, true},
+                "series", "point", "unit", "samples", "median (min-max)", "spread");
+        List<BaselineSample> firsts = new ArrayList<>();
+        for (BaselineSample s : baselineSamples) {
+            if (firsts.stream().noneMatch(f -> f.series().equals(s.series()) && f.params().equals(s.params()))) {
+                firsts.add(s);
+            }
+        }
+        for (BaselineSample first : firsts) {
+            // Redis's figure is operations (its small values move bytes too); the others move bytes.
+            boolean bytes = !first.series().startsWith("redis") && first.summary().bytesPerSec() > 0;
+            java.util.function.ToDoubleFunction<Summary> figure = bytes ? x -> x.bytesPerSec() / 1e6
+                    : Summary::opsPerSec;
+            List<String> cells = new ArrayList<>();
+            List<Double> values = new ArrayList<>();
+            Optional<Measurement> own = measurements.stream()
+                    .filter(m -> m.series().equals(first.series()) && m.params().equals(first.params())).findFirst();
+            own.ifPresent(m -> {
+                for (int i = 0; i < m.runs().size(); i++) {
+                    double v = figure.applyAsDouble(m.runs().get(i));
+                    values.add(v);
+                    cells.add("r" + (i + 1) + " " + Units.count(v));
+                }
+            });
+            for (BaselineSample s : baselineSamples) {
+                if (s.series().equals(first.series()) && s.params().equals(first.params())) {
+                    double v = figure.applyAsDouble(s.summary());
+                    values.add(v);
+                    cells.add(s.when() + " " + Units.count(v));
+                }
+            }
+            Spread spread = Spread.of(values.stream().mapToDouble(Double::doubleValue).toArray());
+            t.row(first.series(), point(first.params()), bytes ? "MB/s" : "ops/s", String.join("; ", cells),
+                    Units.spread(spread, Units::count), percent(spread.deviation()));
+        }
+        t.print(out);
+    }
+
+    /** 0.253 -> "25.3 %", NaN -> "-". */
+    static String percent(double fraction) {
+        return Double.isFinite(fraction) ? String.format(Locale.ROOT, "%.1f %%", fraction * 100) : "-";
     }
 
     private static String point(Map<String, Object> params) {
@@ -198,10 +296,32 @@ public final class BenchReport {
             m.put("ratioHigh", r.high());
             m.put("paired", r.paired());
             m.put("goal", r.goalText());
+            m.put("baselineDeviation", r.baseline().deviation());
+            List<Object> samples = new ArrayList<>();
+            for (Sample s : r.baselineSamples()) {
+                Map<String, Object> one = new LinkedHashMap<>();
+                one.put("when", s.when());
+                one.put("value", s.value());
+                samples.add(one);
+            }
+            m.put("baselineSamples", samples);
             m.put("verdict", r.verdict());
             rs.add(m);
         }
         doc.put("targets", rs);
+        List<Object> checkpoints = new ArrayList<>();
+        for (BaselineSample b : baselineSamples) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("series", b.series());
+            m.put("params", new LinkedHashMap<>(b.params()));
+            m.put("when", b.when());
+            m.put("opsPerSec", b.summary().opsPerSec());
+            m.put("bytesPerSec", b.summary().bytesPerSec());
+            m.put("p50Micros", b.summary().p50Micros());
+            m.put("p99Micros", b.summary().p99Micros());
+            checkpoints.add(m);
+        }
+        doc.put("baselineCheckpointSamples", checkpoints);
         doc.put("notes", new ArrayList<>(notes));
         return Json.write(doc);
     }

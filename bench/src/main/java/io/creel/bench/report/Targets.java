@@ -2,8 +2,11 @@ package io.creel.bench.report;
 
 import io.creel.bench.stats.Goal;
 import io.creel.bench.stats.Ratio;
+import io.creel.bench.stats.Sample;
+import io.creel.bench.stats.Spread;
 import io.creel.bench.stats.Summary;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 
@@ -13,7 +16,8 @@ import java.util.function.ToDoubleFunction;
  * latency targets; target 4 (namenode memory, 10 M nodes) is added by the lookup mode, which alone
  * knows the namespace sizes. A target whose figures were not both measured in this run (no Redis,
  * a mode not run) is left out. Two figures of the same mode were measured in alternation, so their
- * ratio's range is taken pair by pair.
+ * ratio's range is taken pair by pair. A baseline's samples taken at the run's checkpoints (before,
+ * between and after the modes) join its repetitions in the ratio's baseline.
  */
 public final class Targets {
     private static final long KIB = 1024;
@@ -55,9 +59,9 @@ public final class Targets {
 
     /** Target 2 in the warmed-up bench JVM: 128 MiB values and sequential reads. */
     private static void bulk(BenchReport r) {
-        // The socket's best buffer size is the machine's limit.
+        // The socket's best buffer size is the machine's limit: the best median over all its samples in the run.
         Optional<Measurement> socket = r.series("tcp socket bandwidth").stream()
-                .max(Comparator.comparingDouble(m -> m.median(Summary::bytesPerSec)));
+                .max(Comparator.comparingDouble(m -> allSamples(r, m, Summary::bytesPerSec).median()));
         Optional<Measurement> memcpy = r.find("memory copy", m -> true);
         for (String op : new String[] {"put", "get"}) {
             compare(r, "2 " + op + " 128M tcp vs socket", "MB/s", Goal.atLeast(0.9),
@@ -115,6 +119,22 @@ public final class Targets {
         Measurement c = creel.get();
         Measurement b = base.get();
         boolean paired = c.mode().equals(b.mode()) && c.runs().size() == b.runs().size();
-        r.ratio(Ratio.of(id, unit, goal, c.values(creelFigure), b.values(baseFigure), paired));
+        r.ratio(Ratio.of(id, unit, goal, c.values(creelFigure), b.values(baseFigure), paired,
+                checkpointSamples(r, b, baseFigure)));
+    }
+
+    /** The samples of {@code base}'s point taken at the run's checkpoints, as one figure each. */
+    private static List<Sample> checkpointSamples(BenchReport r, Measurement base, ToDoubleFunction<Summary> figure) {
+        return r.baselineSamples(base).stream()
+                .map(s -> new Sample(s.when(), figure.applyAsDouble(s.summary()))).toList();
+    }
+
+    /** One figure of {@code m}'s point over its repetitions and its checkpoint samples together. */
+    private static Spread allSamples(BenchReport r, Measurement m, ToDoubleFunction<Summary> figure) {
+        double[] own = m.values(figure);
+        double[] more = checkpointSamples(r, m, figure).stream().mapToDouble(Sample::value).toArray();
+        double[] all = java.util.Arrays.copyOf(own, own.length + more.length);
+        System.arraycopy(more, 0, all, own.length, more.length);
+        return Spread.of(all);
     }
 }

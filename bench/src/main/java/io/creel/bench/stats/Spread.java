@@ -45,6 +45,18 @@ public record Spread(double median, double min, double max, int count) {
         return count > 0;
     }
 
+    /**
+     * How far the values moved from their median: the larger of (max − median) and (median − min),
+     * over the median (0.25 for 25 %); 0 for a single value, NaN when not measured or the median is 0.
+     * This is the spread {@code docs/benchmarks.md} prints beside a baseline and {@link Verdict} judges.
+     */
+    public double deviation() {
+        if (!measured() || median == 0) {
+            return Double.NaN;
+        }
+        return Math.max(max - median, median - min) / Math.abs(median);
+    }
+
     /** (max − min) / median: the spread relative to the figure, 0 for a single value. */
     public double relativeWidth() {
         return !measured() || median == 0 ? Double.NaN : (max - min) / median;

@@ -2,6 +2,7 @@ package io.creel.bench.user;
 
 import io.creel.bench.BenchContext;
 import io.creel.bench.baseline.MachineLimits;
+import io.creel.bench.modes.BaselineSampler;
 import io.creel.bench.process.JavaCommand;
 import io.creel.bench.process.TimedCommand;
 import io.creel.bench.report.Units;
@@ -59,8 +60,57 @@ public final class UserBench {
         new UserBench(ctx).measure();
     }
 
+    /**
+     * The baselines of this mode, {@code cat}, {@code cp} and one socket transfer of
+     * {@code --user-size}, for {@link BaselineSampler}: on a source file of
+     * their own in a tmpfs, written on first use and removed with the run.
+     */
+    public static List<BaselineSampler.Probe> checkpointProbes(BenchContext ctx) {
+        UserBench u = new UserBench(ctx);
+        Map<String, Object> params = Map.of("size", u.size);
+        Path[] source = new Path[1];
+        Runnable ensureSource = () -> {
+            if (source[0] == null) {
+                Path dir = u.localDirectory("baselines");
+                ctx.scope().add("the baseline files in " + dir, () -> deleteTree(dir));
+                source[0] = dir.resolve("source");
+                ctx.progress().point("baseline samples: writing " + Units.size(u.size) + " to " + source[0]);
+                u.writeSource(source[0]);
+            }
+        };
+        List<BaselineSampler.Probe> out = new ArrayList<>();
+        out.add(new BaselineSampler.Probe("cp " + Units.size(u.size), "cp into tmpfs", params,
+                () -> {
+                    ensureSource.run();
+                    return u.cp(source[0], source[0].resolveSibling("copy"));
+                }));
+        out.add(new BaselineSampler.Probe("cat " + Units.size(u.size), "cat from tmpfs", params,
+                () -> {
+                    ensureSource.run();
+                    return u.cat(source[0]);
+                }));
+        if (ctx.settings().paths().contains(true)) {
+            out.add(new BaselineSampler.Probe("socket transfer " + Units.size(u.size),
+                    "socket transfer", params, () -> MachineLimits.tcpTransfer(u.size, SOCKET_BUFFER)));
+        }
+        return out;
+    }
+
+    /** One {@code cp} of {@code source} to {@code copy}, removed after. */
+    private Summary cp(Path source, Path copy) {
+        long t = TimedCommand.run(List.of("cp", source.toString(), copy.toString()), env, false, timeout).nanos();
+        deleteTree(copy);
+        return Summary.bandwidth(size, 1, t);
+    }
+
+    /** One {@code cat} of {@code source} into a pipe the bench drains. */
+    private Summary cat(Path source) {
+        long t = TimedCommand.run(List.of("cat", source.toString()), env, true, timeout).nanos();
+        return Summary.bandwidth(size, 1, t);
+    }
+
     private void measure() {
-        Path dir = localDirectory();
+        Path dir = localDirectory("user");
         Runnable removeDir = () -> deleteTree(dir);
         ctx.scope().add("the local files in " + dir, removeDir::run);
         try {
@@ -89,11 +139,8 @@ public final class UserBench {
         Map<String, Object> params = Map.of("size", size);
         List<BenchContext.Point> points = new ArrayList<>();
         points.add(new BenchContext.Point("cp into tmpfs", params, r -> {
-            Path copy = dir.resolve("copy");
             ctx.progress().point(ctx.label("user: cp " + Units.size(size), r));
-            long t = TimedCommand.run(List.of("cp", source.toString(), copy.toString()), env, false, timeout).nanos();
-            deleteTree(copy);
-            return Summary.bandwidth(size, 1, t);
+            return cp(source, dir.resolve("copy"));
         }));
         points.add(new BenchContext.Point("api put " + where + " (fresh JVM)", params, r -> {
             String target = top + "/api-put-r" + r;
@@ -117,8 +164,7 @@ public final class UserBench {
         } else {
             points.add(new BenchContext.Point("cat from tmpfs", params, r -> {
                 ctx.progress().point(ctx.label("user: cat " + Units.size(size), r));
-                long t = TimedCommand.run(List.of("cat", source.toString()), env, true, timeout).nanos();
-                return Summary.bandwidth(size, 1, t);
+                return cat(source);
             }));
         }
         points.add(new BenchContext.Point("api get " + where + " (fresh JVM)", params, r -> {
@@ -147,8 +193,8 @@ public final class UserBench {
     }
 
     /** A fresh directory in a tmpfs (/dev/shm) where there is one, else in the temporary directory. */
-    private Path localDirectory() {
-        String name = "creel-bench-" + ctx.names().runId() + "-user";
+    private Path localDirectory(String purpose) {
+        String name = "creel-bench-" + ctx.names().runId() + "-" + purpose;
         try {
             Path shm = Path.of("/dev/shm");
             if (Files.isDirectory(shm) && Files.isWritable(shm)) {

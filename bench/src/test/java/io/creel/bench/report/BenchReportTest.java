@@ -33,6 +33,10 @@ class BenchReportTest {
         assertTrue(text.contains("| 11.0 (10.0-12.0) |"), text);
         assertTrue(text.contains("2.00 (1.00-3.00)"), text);
         assertTrue(text.contains("## Targets"), text);
+        assertTrue(text.contains("| 1,000 (1,000-1,000) |"), text); // the baseline's median (min-max)
+        assertTrue(text.contains(" 0.0 % of 3 |"), text); // its spread and how many samples
+        assertTrue(text.contains("## Baseline samples"), text);
+        assertTrue(text.contains("| ops/s | in the mode, repetition 2 | 1,000 |"), text);
     }
 
     @Test
@@ -57,5 +61,21 @@ class BenchReportTest {
         String json = r.toJson();
         assertTrue(json.contains("\"runs\": ["), json);
         assertTrue(json.contains("\"median\": 2"), json);
+    }
+
+    @Test
+    void everyCheckpointSampleOfABaselineIsPrintedWithItsModesRepetitionsAndSpread() {
+        BenchReport r = new BenchReport();
+        Map<String, Object> point = Map.of("size", 64 << 20);
+        r.add(new Measurement("baseline", "memory copy", point, List.of(Summary.bandwidth(100_000_000, 1,
+                1_000_000_000L), Summary.bandwidth(100_000_000, 1, 1_000_000_000L))));
+        r.baselineSample(new BaselineSample("memory copy", point, "before baseline",
+                Summary.bandwidth(200_000_000, 1, 1_000_000_000L)));
+        r.baselineSample(new BaselineSample("memory copy", point, "after kv",
+                Summary.bandwidth(100_000_000, 1, 1_000_000_000L)));
+        String text = print(r::printResults);
+        assertTrue(text.contains("## Baselines across the run"), text);
+        assertTrue(text.contains("| r1 100; r2 100; before baseline 200; after kv 100 |"), text);
+        assertTrue(text.contains(" 100 (100-200) | 100.0 % |"), text);
     }
 }

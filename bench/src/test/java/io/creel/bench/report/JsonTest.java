@@ -31,6 +31,7 @@ class JsonTest {
         r.ratio(io.creel.bench.stats.Ratio.atMost("3 x", 10, 5, "us", 1.0));
         String json = r.toJson();
         assertTrue(json.contains("\"series\": \"get tcp dram\""), json);
-        assertTrue(json.contains("\"verdict\": \"NOT met\""), json);
+        assertTrue(json.contains("\"verdict\": \"missed\""), json);
+        assertTrue(json.contains("\"baselineDeviation\": 0"), json);
     }
 }

@@ -48,7 +48,7 @@ class TargetsTest {
 
         Ratio at16 = target(r, "3 lookup 50x16 vs Redis GET");
         assertEquals(0.75, at16.value(), 1e-12);
-        assertEquals("NOT met", at16.verdict());
+        assertEquals("missed", at16.verdict());
 
         Ratio p99 = target(r, "3 lookup p99 50x16");
         assertEquals(2.5, p99.value(), 1e-12);
@@ -111,5 +111,29 @@ class TargetsTest {
         r.add(new Measurement("kv", "get tcp dram", Map.of("size", 1024L), ops(1, 1)));
         Targets.compute(r);
         assertTrue(r.ratios().isEmpty());
+    }
+
+    @Test
+    void aBaselinesCheckpointSamplesJoinItsRepetitionsAndCanUnsettleTheVerdict() {
+        BenchReport r = new BenchReport();
+        Map<String, Object> shape = Map.of("size", 64, "clients", 50, "inFlight", 16);
+        r.add(new Measurement("lookup", "redis GET", shape, List.of(ops(100_000, 50), ops(100_000, 50),
+                ops(100_000, 50))));
+        r.add(new Measurement("lookup", "lookup", Map.of("clients", 50, "inFlight", 16, "nodes", 10),
+                List.of(ops(120_000, 90), ops(120_000, 90), ops(120_000, 90))));
+        r.baselineSample(new BaselineSample("redis GET", shape, "before lookup", ops(40_000, 50)));
+        r.baselineSample(new BaselineSample("redis GET", Map.of("size", 64, "clients", 50, "inFlight", 1),
+                "before lookup", ops(1, 50))); // another point: not this target's
+        r.baselineSample(new BaselineSample("redis GET", shape, "after lookup", ops(100_000, 50)));
+        Targets.compute(r);
+
+        Ratio at16 = target(r, "3 lookup 50x16 vs Redis GET");
+        assertEquals(5, at16.baseline().count());
+        assertEquals(100_000, at16.baseline().median());
+        assertEquals(1.2, at16.value(), 1e-12);
+        assertEquals(0.6, at16.baseline().deviation(), 1e-12);
+        assertEquals("unsettled", at16.verdict());
+        assertEquals("before lookup", at16.baselineSamples().get(3).when());
+        assertEquals(40_000, at16.baselineSamples().get(3).value());
     }
 }

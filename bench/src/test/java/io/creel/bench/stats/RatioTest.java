@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class RatioTest {
@@ -15,7 +16,7 @@ class RatioTest {
         assertTrue(r.met());
         assertEquals("met", r.verdict());
         assertFalse(Ratio.atLeast("t", 89, 100, "ops/s", 0.9).met());
-        assertEquals("NOT met", Ratio.atLeast("t", 89, 100, "ops/s", 0.9).verdict());
+        assertEquals("missed", Ratio.atLeast("t", 89, 100, "ops/s", 0.9).verdict());
     }
 
     @Test
@@ -61,11 +62,32 @@ class RatioTest {
     }
 
     @Test
-    void aRangeThatStraddlesTheGoalIsSaidNextToTheVerdict() {
+    void aSteadyBaselineGivesMetOrMissedAtTheMediansWhateverCreelsOwnRange() {
         Ratio r = Ratio.of("t", "ops/s", Goal.atLeast(1.0), new double[] {90, 120, 95}, new double[] {100, 100, 100},
                 true);
-        assertEquals("NOT met (spread crosses the goal)", r.verdict());
+        assertEquals("missed", r.verdict());
+        assertEquals(Verdict.MISSED, r.judged());
         assertFalse(r.met());
+    }
+
+    @Test
+    void checkpointSamplesJoinTheBaselineAndItsMedian() {
+        Ratio r = Ratio.of("t", "MB/s", Goal.atLeast(0.5), new double[] {60, 60, 60}, new double[] {100, 100, 100},
+                true, List.of(new Sample("before baseline", 200), new Sample("after create", 200)));
+        assertEquals(5, r.baseline().count());
+        assertEquals(5, r.baselineSamples().size());
+        assertEquals("in the mode, repetition 1", r.baselineSamples().get(0).when());
+        assertEquals("after create", r.baselineSamples().get(4).when());
+        assertEquals(100, r.baseline().median());
+        assertEquals(0.6, r.value(), 1e-12);
+        // no longer paired: the range holds the ratio of the medians
+        assertFalse(r.paired());
+        assertEquals(0.3, r.low(), 1e-12);
+        assertEquals(0.6, r.high(), 1e-12);
+        // the baseline doubled at two checkpoints: 100 % from its median
+        assertEquals(1.0, r.baseline().deviation(), 1e-12);
+        assertEquals("unsettled", r.verdict());
+        assertTrue(r.met()); // the medians' ratio meets the goal, but the verdict does not say so
     }
 
     @Test

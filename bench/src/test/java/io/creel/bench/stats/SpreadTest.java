@@ -61,4 +61,21 @@ class SpreadTest {
         assertEquals(200, Spread.of(runs, Summary::opsPerSec).median());
         assertEquals(5, Spread.of(runs, Summary::p50Micros).min());
     }
+
+    @Test
+    void theDeviationIsTheLargerDistanceFromTheMedianOverTheMedian() {
+        assertEquals(0.5, Spread.of(50, 100, 110).deviation(), 1e-12);
+        assertEquals(0.3, Spread.of(95, 100, 130).deviation(), 1e-12);
+        assertEquals(2.0, Spread.of(100, 100, 300).deviation(), 1e-12);
+        // the mean of the middle two for an even count: median 15, max 30 is 100 % away
+        assertEquals(1.0, Spread.of(10, 10, 20, 30).deviation(), 1e-12);
+    }
+
+    @Test
+    void aSingleOrSteadyValueDidNotMoveAndNoValueHasNoDeviation() {
+        assertEquals(0, Spread.of(7.5).deviation());
+        assertEquals(0, Spread.of(3, 3, 3).deviation());
+        assertTrue(Double.isNaN(Spread.NONE.deviation()));
+        assertTrue(Double.isNaN(Spread.of(0, 0, 0).deviation()));
+    }
 }

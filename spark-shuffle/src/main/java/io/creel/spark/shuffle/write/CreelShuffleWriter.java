@@ -289,8 +289,9 @@ public final class CreelShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
         }
 
         void releaseAll() {
-            if (used > 0) {
-                freeMemory(used);
+            long held = getUsed(); // not the field: Spark 4.2 made it an AtomicLong
+            if (held > 0) {
+                freeMemory(held);
             }
         }
 
@@ -299,7 +300,7 @@ public final class CreelShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
             if (trigger == this || inRecord || stopping || lengths != null) {
                 return 0; // this writer flushes on its own once the current record is complete
             }
-            long before = used;
+            long before = getUsed();
             if ((serialized != null && !serialized.isEmpty()) || buffered > 0) {
                 LOG.debug("map {} of shuffle {} writes its buffer to Creel for another consumer ({} bytes)", mapId,
                         shuffleId, before);
@@ -310,7 +311,7 @@ public final class CreelShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
                     objects = new PartitionedPairBuffer<>(64);
                 }
             }
-            return before - used;
+            return before - getUsed();
         }
     }
 }
