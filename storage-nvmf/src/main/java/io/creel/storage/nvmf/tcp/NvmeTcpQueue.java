@@ -1,20 +1,14 @@
 package io.creel.storage.nvmf.tcp;
 
 import io.creel.storage.nvmf.NvmfException;
-import io.creel.storage.nvmf.nvme.CompletionEntry;
 import io.creel.storage.nvmf.nvme.DataDirection;
 import io.creel.storage.nvmf.nvme.NvmeCommand;
-import io.creel.storage.nvmf.nvme.NvmeStatus;
 import io.creel.storage.nvmf.nvme.SubmissionEntry;
 import io.creel.storage.nvmf.tcp.pdu.CapsuleCommandPdu;
-import io.creel.storage.nvmf.tcp.pdu.CapsuleResponsePdu;
-import io.creel.storage.nvmf.tcp.pdu.CommonHeader;
-import io.creel.storage.nvmf.tcp.pdu.DataPdu;
 import io.creel.storage.nvmf.tcp.pdu.FatalErrorStatus;
 import io.creel.storage.nvmf.tcp.pdu.PduException;
 import io.creel.storage.nvmf.tcp.pdu.PduReader;
 import io.creel.storage.nvmf.tcp.pdu.PduType;
-import io.creel.storage.nvmf.tcp.pdu.R2tPdu;
 import io.creel.storage.nvmf.tcp.pdu.TermReqPdu;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
@@ -29,7 +23,6 @@ import io.netty.channel.socket.DuplexChannel;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,11 +41,13 @@ import org.slf4j.LoggerFactory;
  * queue depth wait in order for a free CID; their timeout starts when they are sent.
  *
  * <p>The parts live apart, each confined to the event loop: {@link IcNegotiation} checks the
- * connection setup, {@link CommandSlots} holds the commands in flight by CID and finds the overdue
- * ones, {@link PduOutput} writes PDUs and batches their flushes. This handler dispatches what the
- * target sends, checks data transfers against their commands, and closes the queue.
+ * connection setup, {@link CommandSlots} holds the commands in flight by CID, {@link CompletionDispatch}
+ * handles what the target sends once set up (completions, R2Ts, C2HData), {@link CommandTimeouts}
+ * sweeps for an overdue ICResp or command, and {@link PduOutput} writes PDUs and batches their flushes.
+ * This handler sends commands, owns the inbound buffers (it releases each after the {@link PduReader}
+ * has read it), and closes the queue.
  */
-final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduReader.Handler {
+final class NvmeTcpQueue extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(NvmeTcpQueue.class);
 
     private enum State { CONNECTING, INITIALIZING, READY, CLOSED }
@@ -72,8 +67,9 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
     private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
     private final PduReader reader;
     private final PduOutput out;
+    private final CompletionDispatch dispatch;
+    private final CommandTimeouts timeouts;
     private final SubmissionEntry sqe = new SubmissionEntry();
-    private final CompletionEntry cqe = new CompletionEntry();
     private final long timeoutNanos;
     private final int capsuleDataLimit;
     private final CompletableFuture<NvmeTcpQueue> ready = new CompletableFuture<>();
@@ -84,12 +80,7 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
     private boolean headerDigest;
     private boolean dataDigest;
     private int cpda;
-    private long maxH2cData;
-    private long icDeadline;
-    private ScheduledFuture<?> sweeper;
     private NvmfException closeCause;
-    private CommandSlot dataSlot;
-    private long dataOffset;
 
     private NvmeTcpQueue(NvmeTcpEndpoint endpoint, int qid, int depth, int capsuleDataLimit, NvmeTcpOptions options,
             EventLoop loop, long maxReadBytes) {
@@ -102,7 +93,9 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
         this.cids = new CommandSlots(depth);
         this.out = new PduOutput(loop);
         this.timeoutNanos = options.commandTimeout().toNanos();
-        this.reader = new PduReader(PduReader.Role.HOST, maxReadBytes, this);
+        this.dispatch = new CompletionDispatch(name, cids, out, new DispatchEvents());
+        this.timeouts = new CommandTimeouts(loop, options, cids, new Expiry());
+        this.reader = new PduReader(PduReader.Role.HOST, maxReadBytes, dispatch);
     }
 
     /**
@@ -286,10 +279,7 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         state = State.INITIALIZING;
-        icDeadline = System.nanoTime() + options.connectTimeout().toNanos();
-        long tick = Math.max(5, Math.min(100, Math.min(options.commandTimeout().toMillis(),
-                options.connectTimeout().toMillis()) / 4));
-        sweeper = loop.scheduleAtFixedRate(this::sweep, tick, tick, TimeUnit.MILLISECONDS);
+        timeouts.start();
         ctx.writeAndFlush(IcNegotiation.icReq(ctx.alloc(), options), ctx.voidPromise());
     }
 
@@ -331,24 +321,7 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
                 "cannot connect " + name + ": " + cause.getMessage(), cause), null);
     }
 
-    // ---- PDUs from the controller ----
-
-    @Override
-    public void onPdu(PduType type, ByteBuf header) throws PduException {
-        if (type != PduType.IC_RESP && state != State.READY) {
-            throw new PduException(FatalErrorStatus.PDU_SEQUENCE_ERROR, 0, type + " before ICResp");
-        }
-        switch (type) {
-            case IC_RESP -> onIcResp(header);
-            case CAPSULE_RESP -> onResponse(header);
-            case R2T -> onR2t(header);
-            case C2H_TERM_REQ -> close(new NvmfException(NvmfException.Kind.PROTOCOL, String.format(
-                    "%s was terminated by the target: %s (FEI %#x)", name,
-                    FatalErrorStatus.describe(TermReqPdu.fes(header)), TermReqPdu.fei(header))), null);
-            default -> throw new PduException(FatalErrorStatus.INVALID_PDU_HEADER_FIELD, CommonHeader.OFFSET_TYPE,
-                    "unexpected " + type);
-        }
-    }
+    // ---- connection setup ----
 
     private void onIcResp(ByteBuf h) throws PduException {
         if (state != State.INITIALIZING) {
@@ -358,8 +331,8 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
         headerDigest = n.headerDigest();
         dataDigest = n.dataDigest();
         cpda = n.cpda();
-        maxH2cData = n.maxH2cData();
         out.dataDigest(dataDigest);
+        dispatch.negotiated(n);
         reader.digests(headerDigest, dataDigest);
         state = State.READY;
         LOG.debug("{}: connected (header digest {}, data digest {}, MAXH2CDATA {}, CPDA {})", name,
@@ -367,149 +340,7 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
         ready.complete(this);
     }
 
-    private CommandSlot activeSlot(int cid, int fieldOffset, String what) throws PduException {
-        CommandSlot slot = cids.active(cid);
-        if (slot == null) {
-            throw new PduException(FatalErrorStatus.INVALID_PDU_HEADER_FIELD, fieldOffset,
-                    what + " for CID " + cid + ", which has no outstanding command");
-        }
-        return slot;
-    }
-
-    private void onResponse(ByteBuf h) throws PduException {
-        cqe.wrap(h, CapsuleResponsePdu.OFFSET_CQE);
-        CommandSlot slot = activeSlot(cqe.cid(), CapsuleResponsePdu.OFFSET_CQE + CompletionEntry.cidOffset(),
-                "response capsule");
-        complete(slot, cqe.result(), cqe.statusHalfword());
-    }
-
-    private void onR2t(ByteBuf h) throws PduException {
-        int cid = R2tPdu.cccid(h);
-        CommandSlot slot = activeSlot(cid, R2tPdu.OFFSET_CCCID, "R2T");
-        NvmeCommand command = slot.command;
-        if (command.direction() != DataDirection.HOST_TO_CONTROLLER || slot.inCapsule) {
-            throw new PduException(FatalErrorStatus.INVALID_PDU_HEADER_FIELD, R2tPdu.OFFSET_CCCID, "R2T for CID "
-                    + cid + " (" + command.describe() + "), which has " + (slot.inCapsule
-                    ? "sent its data in the capsule" : "no data to send"));
-        }
-        long offset = R2tPdu.offset(h);
-        long length = R2tPdu.length(h);
-        long total = command.dataLength();
-        if (length == 0 || offset + length > total || slot.solicited + length > total) {
-            throw new PduException(FatalErrorStatus.DATA_TRANSFER_OUT_OF_RANGE, R2tPdu.OFFSET_R2TO, String.format(
-                    "R2T for CID %d asks for %d bytes at offset %d of a %d-byte transfer (%d bytes asked for before)",
-                    cid, length, offset, total, slot.solicited));
-        }
-        slot.solicited += length;
-        int ttag = R2tPdu.ttag(h);
-        while (length > 0) {
-            int n = (int) Math.min(length, maxH2cData);
-            ByteBuf hdr = out.alloc().buffer(PduType.H2C_DATA.headerLength() + CommonHeader.DIGEST_LENGTH);
-            DataPdu.encodeHeader(hdr, PduType.H2C_DATA, n == length ? CommonHeader.FLAG_LAST_PDU : 0, headerDigest,
-                    dataDigest, cid, ttag, offset, n);
-            if (headerDigest) {
-                out.appendHeaderDigest(hdr, 0, PduType.H2C_DATA.headerLength());
-            }
-            out.write(hdr);
-            out.writeData(command.data(), offset, n);
-            offset += n;
-            length -= n;
-            slot.transferred += n;
-        }
-    }
-
-    @Override
-    public void onDataStart(PduType type, ByteBuf header, int length) throws PduException {
-        if (state != State.READY) {
-            throw new PduException(FatalErrorStatus.PDU_SEQUENCE_ERROR, 0, type + " before ICResp");
-        }
-        int cid = DataPdu.cccid(header);
-        CommandSlot slot = activeSlot(cid, DataPdu.OFFSET_CCCID, "C2HData");
-        NvmeCommand command = slot.command;
-        if (command.direction() != DataDirection.CONTROLLER_TO_HOST) {
-            throw new PduException(FatalErrorStatus.INVALID_PDU_HEADER_FIELD, DataPdu.OFFSET_CCCID, "C2HData for CID "
-                    + cid + " (" + command.describe() + "), which reads no data");
-        }
-        long offset = DataPdu.dataOffset(header);
-        long total = command.dataLength();
-        if (offset + length > total || slot.transferred + length > total) {
-            throw new PduException(FatalErrorStatus.DATA_TRANSFER_OUT_OF_RANGE, DataPdu.OFFSET_DATAO, String.format(
-                    "C2HData for CID %d carries %d bytes at offset %d of a %d-byte transfer (%d bytes received before)",
-                    cid, length, offset, total, slot.transferred));
-        }
-        int flags = CommonHeader.flags(header, 0);
-        if ((flags & CommonHeader.FLAG_SUCCESS) != 0 && (flags & CommonHeader.FLAG_LAST_PDU) == 0) {
-            throw new PduException(FatalErrorStatus.INVALID_PDU_HEADER_FIELD, CommonHeader.OFFSET_FLAGS,
-                    "C2HData for CID " + cid + " with SUCCESS but without LAST_PDU");
-        }
-        dataSlot = slot;
-        dataOffset = offset;
-    }
-
-    @Override
-    public void onData(ByteBuf chunk) {
-        int n = chunk.readableBytes();
-        TransferBuffers.copyIn(dataSlot.command.data(), dataOffset, chunk);
-        dataOffset += n;
-    }
-
-    @Override
-    public void onDataEnd(PduType type, ByteBuf header, boolean digestOk) throws PduException {
-        CommandSlot slot = dataSlot;
-        dataSlot = null;
-        slot.transferred += DataPdu.dataLength(header);
-        if (!digestOk) {
-            slot.dataDigestError = true;
-            LOG.warn("{}: data digest mismatch in C2HData for CID {} ({})", name, slot.cid, slot.command.describe());
-        }
-        if ((CommonHeader.flags(header, 0) & CommonHeader.FLAG_SUCCESS) != 0) {
-            if (slot.transferred != slot.command.dataLength()) {
-                throw new PduException(FatalErrorStatus.INVALID_PDU_HEADER_FIELD, CommonHeader.OFFSET_FLAGS,
-                        "C2HData with SUCCESS for CID " + slot.cid + " after " + slot.transferred + " of "
-                                + slot.command.dataLength() + " bytes");
-            }
-            complete(slot, 0, 0);
-        }
-    }
-
-    private void complete(CommandSlot slot, long result, int status) {
-        NvmeCommand command = slot.command;
-        CompletableFuture<Object> f = slot.future;
-        boolean wantsResult = slot.wantsResult;
-        boolean digestError = slot.dataDigestError;
-        long transferred = slot.transferred;
-        slot.clear();
-        cids.release(slot);
-        if (!NvmeStatus.isSuccess(status)) {
-            NvmeStatus s = NvmeStatus.fromCqeHalfword(status);
-            f.completeExceptionally(new NvmfException(s, command.describe() + " failed on " + name + ": " + s));
-        } else if (digestError) {
-            f.completeExceptionally(new NvmfException(NvmfException.Kind.DATA_DIGEST, command.describe() + " on "
-                    + name + ": the data digest of the data received did not match; the bytes are not trustworthy"));
-        } else if (command.direction() == DataDirection.CONTROLLER_TO_HOST && transferred != command.dataLength()) {
-            f.completeExceptionally(new NvmfException(NvmfException.Kind.PROTOCOL, command.describe() + " on " + name
-                    + " completed successfully after only " + transferred + " of " + command.dataLength()
-                    + " bytes of data"));
-        } else {
-            f.complete(wantsResult ? Long.valueOf(result) : null);
-        }
-        sendWaiting();
-    }
-
     // ---- timeouts and closing ----
-
-    private void sweep() {
-        long now = System.nanoTime();
-        if (state == State.INITIALIZING && now - icDeadline > 0) {
-            close(new NvmfException(NvmfException.Kind.TIMEOUT, name + ": no ICResp within "
-                    + options.connectTimeout().toMillis() + " ms"), null);
-            return;
-        }
-        CommandSlot overdue = cids.firstExpired(now);
-        if (overdue != null) {
-            timedOut(overdue);
-        }
-    }
 
     private void timedOut(CommandSlot slot) {
         NvmeCommand command = slot.command;
@@ -529,9 +360,7 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
         closeCause = cause;
         State was = state;
         state = State.CLOSED;
-        if (sweeper != null) {
-            sweeper.cancel(false);
-        }
+        timeouts.stop();
         int failed = cids.forEachActive(slot -> {
             NvmeCommand command = slot.command;
             CompletableFuture<Object> f = slot.future;
@@ -542,7 +371,7 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
         for (Waiting w; (w = waiting.poll()) != null; failed++) {
             w.future().completeExceptionally(notSent(w.command()));
         }
-        dataSlot = null;
+        dispatch.reset();
         if (protocolError != null || (was == State.READY && failed > 0)
                 || cause.kind() == NvmfException.Kind.TIMEOUT) {
             LOG.warn("{} ({} commands failed with it)", cause.getMessage(), failed);
@@ -568,5 +397,47 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
             }
         }
         closed.complete(cause);
+    }
+
+    /** What the dispatch of the controller's PDUs needs of the queue. */
+    private final class DispatchEvents implements CompletionDispatch.Queue {
+        @Override
+        public boolean isReady() {
+            return state == State.READY;
+        }
+
+        @Override
+        public void onIcResp(ByteBuf header) throws PduException {
+            NvmeTcpQueue.this.onIcResp(header);
+        }
+
+        @Override
+        public void terminated(NvmfException cause) {
+            close(cause, null);
+        }
+
+        @Override
+        public void cidFreed() {
+            sendWaiting();
+        }
+    }
+
+    /** What the timeout sweep tells the queue. */
+    private final class Expiry implements CommandTimeouts.Expiry {
+        @Override
+        public boolean awaitingIcResp() {
+            return state == State.INITIALIZING;
+        }
+
+        @Override
+        public void icRespTimedOut() {
+            close(new NvmfException(NvmfException.Kind.TIMEOUT, name + ": no ICResp within "
+                    + options.connectTimeout().toMillis() + " ms"), null);
+        }
+
+        @Override
+        public void commandTimedOut(CommandSlot slot) {
+            timedOut(slot);
+        }
     }
 }
