@@ -15,6 +15,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ConnectTimeoutException;
@@ -40,12 +41,14 @@ import org.slf4j.LoggerFactory;
  * answer that CID, so the CID, and with it the queue, cannot be used again. Commands beyond the
  * queue depth wait in order for a free CID; their timeout starts when they are sent.
  *
- * <p>The parts live apart, each confined to the event loop: {@link IcNegotiation} checks the
- * connection setup, {@link CommandSlots} holds the commands in flight by CID, {@link CompletionDispatch}
- * handles what the target sends once set up (completions, R2Ts, C2HData), {@link CommandTimeouts}
- * sweeps for an overdue ICResp or command, and {@link PduOutput} writes PDUs and batches their flushes.
- * This handler sends commands, owns the inbound buffers (it releases each after the {@link PduReader}
- * has read it), and closes the queue.
+ * <p>The parts live apart, each confined to the event loop. The channel's pipeline is
+ * {@link IcExchangeHandler} ("ic-exchange": sends the ICReq, reads the ICResp, removes itself) and
+ * then this handler ("queue": owns every inbound buffer after the setup and releases it once its
+ * {@link PduReader} has read it). {@link IcNegotiation} checks the ICResp, {@link CommandSlots} holds
+ * the commands in flight by CID, {@link CompletionDispatch} handles what the target sends once set
+ * up (completions, R2Ts, C2HData), {@link CommandTimeouts} sweeps for an overdue ICResp or command,
+ * and {@link PduOutput} writes PDUs and batches their flushes. This class sends commands, queues the
+ * ones waiting for a CID, and closes the queue.
  */
 final class NvmeTcpQueue extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(NvmeTcpQueue.class);
@@ -114,7 +117,14 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter {
         Bootstrap b = new Bootstrap().group(loop).channel(loops.channelType())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) options.connectTimeout().toMillis())
-                .handler(q);
+                .handler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ch.pipeline()
+                                .addLast("ic-exchange", new IcExchangeHandler(options, maxReadBytes, q.new Setup()))
+                                .addLast("queue", q);
+                    }
+                });
         try {
             b.connect(endpoint.host(), endpoint.port()).addListener((ChannelFutureListener) f -> {
                 if (!f.isSuccess()) {
@@ -277,13 +287,6 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    public void channelActive(ChannelHandlerContext ctx) {
-        state = State.INITIALIZING;
-        timeouts.start();
-        ctx.writeAndFlush(IcNegotiation.icReq(ctx.alloc(), options), ctx.voidPromise());
-    }
-
-    @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf in = (ByteBuf) msg;
         try {
@@ -291,8 +294,7 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter {
                 reader.read(in);
             }
         } catch (PduException e) {
-            close(new NvmfException(NvmfException.Kind.PROTOCOL, name + ": malformed or unexpected PDU from the target ("
-                    + e.status().description() + "): " + e.getMessage() + "; queue closed"), e);
+            protocolError(e, reader.currentHeader());
         } finally {
             in.release();
         }
@@ -313,6 +315,12 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter {
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         close(new NvmfException(NvmfException.Kind.CONNECTION, "the connection of " + name + " failed: " + cause,
                 cause), null);
+    }
+
+    /** Closes the queue for a PDU that broke the protocol; {@code header} goes back in the H2CTermReq. */
+    private void protocolError(PduException e, ByteBuf header) {
+        close(new NvmfException(NvmfException.Kind.PROTOCOL, name + ": malformed or unexpected PDU from the target ("
+                + e.status().description() + "): " + e.getMessage() + "; queue closed"), e, header);
     }
 
     private void connectFailed(Throwable cause) {
@@ -354,6 +362,11 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter {
     }
 
     private void close(NvmfException cause, PduException protocolError) {
+        close(cause, protocolError, null);
+    }
+
+    /** Closes the queue; after a protocol error the target is sent an H2CTermReq quoting {@code offendingHeader}. */
+    private void close(NvmfException cause, PduException protocolError, ByteBuf offendingHeader) {
         if (closeCause != null) {
             return;
         }
@@ -383,7 +396,7 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter {
             if (protocolError != null && channel.isActive()) {
                 ByteBuf term = channel.alloc().buffer(TermReqPdu.MAX_LENGTH);
                 TermReqPdu.encode(term, PduType.H2C_TERM_REQ, protocolError.status(), protocolError.fieldOffset(),
-                        reader.currentHeader());
+                        offendingHeader);
                 // Closing a socket with unread input sends a reset, which can destroy the TermReq before the
                 // target reads it: half-close instead, drain input until the target closes, bounded.
                 channel.writeAndFlush(term).addListener((ChannelFutureListener) f -> {
@@ -397,6 +410,30 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter {
             }
         }
         closed.complete(cause);
+    }
+
+    /** What the connection setup needs of the queue. */
+    private final class Setup implements IcExchangeHandler.Setup {
+        @Override
+        public void connected() {
+            state = State.INITIALIZING;
+            timeouts.start();
+        }
+
+        @Override
+        public boolean isClosed() {
+            return closeCause != null;
+        }
+
+        @Override
+        public void onIcResp(ByteBuf header) throws PduException {
+            NvmeTcpQueue.this.onIcResp(header);
+        }
+
+        @Override
+        public void protocolError(PduException e, ByteBuf header) {
+            NvmeTcpQueue.this.protocolError(e, header);
+        }
     }
 
     /** What the dispatch of the controller's PDUs needs of the queue. */
