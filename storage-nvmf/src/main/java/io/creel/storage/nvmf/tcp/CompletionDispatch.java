@@ -15,19 +15,24 @@ import io.creel.storage.nvmf.tcp.pdu.PduType;
 import io.creel.storage.nvmf.tcp.pdu.R2tPdu;
 import io.creel.storage.nvmf.tcp.pdu.TermReqPdu;
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a queue pair does with the PDUs its controller sends once the connection is set up: matches
- * response capsules to their commands by CID and completes them, answers R2Ts with H2CData, takes
- * C2HData into the command's buffers, and checks every data transfer against its command. A PDU
- * that breaks the protocol is a {@link PduException} for the {@link PduReader}'s caller, which
- * closes the queue. Borrows the header and data buffers the reader hands it; keeps none of them.
+ * The pipeline handler ("completions") for what a queue pair's controller sends once the connection
+ * is set up: reads the bytes into PDUs, matches response capsules to their commands by CID and
+ * completes them, answers R2Ts with H2CData, takes C2HData into the command's buffers, and checks
+ * every data transfer against its command. A PDU that breaks the protocol closes the queue.
+ *
+ * <p>Buffer ownership: every buffer that reaches this handler is released here, once read (or
+ * unread when the queue has closed); nothing goes on down the pipeline but the events. The header
+ * and data slices the reader hands to the callbacks are borrowed and kept by none of them.
  * Confined to the queue's event loop.
  */
-final class CompletionDispatch implements PduReader.Handler {
+final class CompletionDispatch extends ChannelInboundHandlerAdapter implements PduReader.Handler {
     private static final Logger LOG = LoggerFactory.getLogger(CompletionDispatch.class);
 
     /** The queue around the dispatch: the connection setup, its closing, and its commands waiting for a CID. */
@@ -37,6 +42,12 @@ final class CompletionDispatch implements PduReader.Handler {
 
         /** The ICResp {@code header} arrived. */
         void onIcResp(ByteBuf header) throws PduException;
+
+        /** Whether the queue has closed (then input is released unread). */
+        boolean isClosed();
+
+        /** A PDU broke the protocol: close the queue; {@code header} is that PDU's header read so far. */
+        void protocolError(PduException e, ByteBuf header);
 
         /** The controller ended the connection with a C2HTermReq: close the queue for {@code cause}. */
         void terminated(NvmfException cause);
@@ -49,6 +60,7 @@ final class CompletionDispatch implements PduReader.Handler {
     private final CommandSlots cids;
     private final PduOutput out;
     private final Queue queue;
+    private final PduReader reader;
     private final CompletionEntry cqe = new CompletionEntry();
     private boolean headerDigest;
     private boolean dataDigest;
@@ -56,18 +68,37 @@ final class CompletionDispatch implements PduReader.Handler {
     private CommandSlot dataSlot;
     private long dataOffset;
 
-    CompletionDispatch(String name, CommandSlots cids, PduOutput out, Queue queue) {
+    /**
+     * @param maxReadBytes most data one C2HData PDU may carry
+     */
+    CompletionDispatch(String name, CommandSlots cids, PduOutput out, long maxReadBytes, Queue queue) {
         this.name = name;
         this.cids = cids;
         this.out = out;
         this.queue = queue;
+        this.reader = new PduReader(PduReader.Role.HOST, maxReadBytes, this);
     }
 
-    /** What the ICResp settled, for the H2CData PDUs sent from now on. */
+    /** What the ICResp settled: the digests of the PDUs read from now on, and of the H2CData PDUs sent. */
     void negotiated(IcNegotiation n) {
         headerDigest = n.headerDigest();
         dataDigest = n.dataDigest();
         maxH2cData = n.maxH2cData();
+        reader.digests(headerDigest, dataDigest);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf in = (ByteBuf) msg;
+        try {
+            if (!queue.isClosed()) {
+                reader.read(in);
+            }
+        } catch (PduException e) {
+            queue.protocolError(e, reader.currentHeader());
+        } finally {
+            in.release();
+        }
     }
 
     /** Forgets a C2HData transfer under way (the queue closed). */

@@ -7,7 +7,6 @@ import io.creel.storage.nvmf.nvme.SubmissionEntry;
 import io.creel.storage.nvmf.tcp.pdu.CapsuleCommandPdu;
 import io.creel.storage.nvmf.tcp.pdu.FatalErrorStatus;
 import io.creel.storage.nvmf.tcp.pdu.PduException;
-import io.creel.storage.nvmf.tcp.pdu.PduReader;
 import io.creel.storage.nvmf.tcp.pdu.PduType;
 import io.creel.storage.nvmf.tcp.pdu.TermReqPdu;
 import io.netty.bootstrap.Bootstrap;
@@ -41,14 +40,14 @@ import org.slf4j.LoggerFactory;
  * answer that CID, so the CID, and with it the queue, cannot be used again. Commands beyond the
  * queue depth wait in order for a free CID; their timeout starts when they are sent.
  *
- * <p>The parts live apart, each confined to the event loop. The channel's pipeline is
- * {@link IcExchangeHandler} ("ic-exchange": sends the ICReq, reads the ICResp, removes itself) and
- * then this handler ("queue": owns every inbound buffer after the setup and releases it once its
- * {@link PduReader} has read it). {@link IcNegotiation} checks the ICResp, {@link CommandSlots} holds
- * the commands in flight by CID, {@link CompletionDispatch} handles what the target sends once set
- * up (completions, R2Ts, C2HData), {@link CommandTimeouts} sweeps for an overdue ICResp or command,
- * and {@link PduOutput} writes PDUs and batches their flushes. This class sends commands, queues the
- * ones waiting for a CID, and closes the queue.
+ * <p>The parts live apart, each confined to the event loop. The channel's pipeline, one concern
+ * per handler: {@link IcExchangeHandler} ("ic-exchange": sends the ICReq, reads the ICResp, removes
+ * itself), {@link CompletionDispatch} ("completions": reads every later PDU, completes commands,
+ * answers R2Ts, takes C2HData in; it releases every buffer it gets), then this handler ("queue":
+ * the flush at the end of a read, the loss of the connection). {@link IcNegotiation} checks the
+ * ICResp, {@link CommandSlots} holds the commands in flight by CID, {@link CommandTimeouts} sweeps
+ * for an overdue ICResp or command, and {@link PduOutput} writes PDUs and batches their flushes.
+ * This class sends commands, queues the ones waiting for a CID, and closes the queue.
  */
 final class NvmeTcpQueue extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(NvmeTcpQueue.class);
@@ -68,7 +67,6 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter {
     private final EventLoop loop;
     private final CommandSlots cids;
     private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
-    private final PduReader reader;
     private final PduOutput out;
     private final CompletionDispatch dispatch;
     private final CommandTimeouts timeouts;
@@ -96,9 +94,8 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter {
         this.cids = new CommandSlots(depth);
         this.out = new PduOutput(loop);
         this.timeoutNanos = options.commandTimeout().toNanos();
-        this.dispatch = new CompletionDispatch(name, cids, out, new DispatchEvents());
+        this.dispatch = new CompletionDispatch(name, cids, out, maxReadBytes, new DispatchEvents());
         this.timeouts = new CommandTimeouts(loop, options, cids, new Expiry());
-        this.reader = new PduReader(PduReader.Role.HOST, maxReadBytes, dispatch);
     }
 
     /**
@@ -122,6 +119,7 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter {
                     protected void initChannel(Channel ch) {
                         ch.pipeline()
                                 .addLast("ic-exchange", new IcExchangeHandler(options, maxReadBytes, q.new Setup()))
+                                .addLast("completions", q.dispatch)
                                 .addLast("queue", q);
                     }
                 });
@@ -287,20 +285,6 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter {
     }
 
     @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        ByteBuf in = (ByteBuf) msg;
-        try {
-            if (closeCause == null) {
-                reader.read(in);
-            }
-        } catch (PduException e) {
-            protocolError(e, reader.currentHeader());
-        } finally {
-            in.release();
-        }
-    }
-
-    @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         out.flush();
     }
@@ -341,7 +325,6 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter {
         cpda = n.cpda();
         out.dataDigest(dataDigest);
         dispatch.negotiated(n);
-        reader.digests(headerDigest, dataDigest);
         state = State.READY;
         LOG.debug("{}: connected (header digest {}, data digest {}, MAXH2CDATA {}, CPDA {})", name,
                 IcNegotiation.onOff(headerDigest), IcNegotiation.onOff(dataDigest), n.maxH2cDataAnswered(), cpda);
@@ -446,6 +429,16 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter {
         @Override
         public void onIcResp(ByteBuf header) throws PduException {
             NvmeTcpQueue.this.onIcResp(header);
+        }
+
+        @Override
+        public boolean isClosed() {
+            return closeCause != null;
+        }
+
+        @Override
+        public void protocolError(PduException e, ByteBuf header) {
+            NvmeTcpQueue.this.protocolError(e, header);
         }
 
         @Override
