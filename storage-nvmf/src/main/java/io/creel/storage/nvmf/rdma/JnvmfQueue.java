@@ -13,13 +13,14 @@ import com.ibm.jnvmf.NvmWriteCommand;
 import com.ibm.jnvmf.OperationCallback;
 import com.ibm.jnvmf.RdmaException;
 import com.ibm.jnvmf.Response;
+import io.creel.common.inflight.InFlightSlots;
+import io.creel.common.inflight.InFlightTable;
 import io.creel.storage.nvmf.NvmfException;
 import io.creel.storage.nvmf.nvme.NvmeStatus;
 import io.creel.storage.nvmf.target.TargetAddress;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -53,8 +54,11 @@ final class JnvmfQueue {
               CompletableFuture<Void> future) {
     }
 
-    /** A command slot: its staging area, its reusable commands and responses, and what it carries now. */
-    private final class Slot implements OperationCallback {
+    /**
+     * A command slot: its staging area, its reusable commands and responses, and what it carries now.
+     * Made once per index and put back into {@link #inFlight} under that index for every command.
+     */
+    private final class Slot implements OperationCallback, InFlightTable.Deadlined {
         final int index;
         final NvmReadCommand read;
         final NvmWriteCommand write;
@@ -77,6 +81,11 @@ final class JnvmfQueue {
             write.setCallback(this);
             readResponse.setCallback(readWatch);
             writeResponse.setCallback(writeWatch);
+        }
+
+        @Override
+        public long deadlineNanos() {
+            return deadline;
         }
 
         // The command capsule was sent (its send work request completed).
@@ -130,13 +139,13 @@ final class JnvmfQueue {
     private final ByteBuffer staging;
     private final KeyedNativeBuffer registered;
     private final Slot[] slots;
-    private final ArrayDeque<Slot> free = new ArrayDeque<>();
+    /** The slots with a command in flight, by index; confined to the driver thread. */
+    private final InFlightSlots<Slot> inFlight;
     private final ConcurrentLinkedQueue<Op> submitted = new ConcurrentLinkedQueue<>();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private volatile NvmfException failure;
     private volatile Thread driver;
     private Consumer<NvmfException> onFailure;
-    private int inFlight;
 
     JnvmfQueue(TargetAddress address, IoQueuePair qp, int slotCount, int slotBytes, Duration commandTimeout,
                String name) throws IOException {
@@ -150,8 +159,8 @@ final class JnvmfQueue {
         this.slots = new Slot[slotCount];
         for (int i = 0; i < slotCount; i++) {
             slots[i] = new Slot(i);
-            free.add(slots[i]);
         }
+        this.inFlight = new InFlightSlots<>(slotCount);
     }
 
     /** Starts the driver thread; {@code onFailure} hears once why the queue stopped by itself. */
@@ -212,10 +221,10 @@ final class JnvmfQueue {
         try {
             while (failure == null) {
                 Op op;
-                while (!free.isEmpty() && (op = submitted.poll()) != null) {
-                    post(free.poll(), op);
+                while (inFlight.hasFree() && (op = submitted.poll()) != null) {
+                    post(op);
                 }
-                if (inFlight == 0) {
+                if (inFlight.size() == 0) {
                     if (submitted.isEmpty()) {
                         LockSupport.parkNanos(this, IDLE_PARK_NANOS);
                     }
@@ -235,8 +244,8 @@ final class JnvmfQueue {
                     + " failed: " + e, e));
         } finally {
             NvmfException why = failure;
-            for (Slot s : slots) {
-                if (s.op != null) {
+            for (Slot s : inFlight.removeAll()) {
+                if (s.op != null) { // null when posting it threw before the command was set
                     s.op.future().completeExceptionally(why);
                     s.op = null;
                 }
@@ -270,7 +279,9 @@ final class JnvmfQueue {
         }
     }
 
-    private void post(Slot s, Op op) throws IOException {
+    /** Posts {@code op} in a free slot; only when {@link #inFlight} has one. */
+    private void post(Op op) throws IOException {
+        Slot s = slots[inFlight.add(i -> slots[i])];
         ByteBuffer area = staging.slice(s.index * slotBytes, op.bytes());
         if (op.write()) {
             int at = 0;
@@ -292,7 +303,6 @@ final class JnvmfQueue {
         s.sent = false;
         s.answered = false;
         s.deadline = System.nanoTime() + timeoutNanos;
-        inFlight++;
         if (op.write()) {
             s.write.execute(s.writeResponse);
         } else {
@@ -307,14 +317,13 @@ final class JnvmfQueue {
         }
         Op op = s.op;
         s.op = null;
-        inFlight--;
+        inFlight.remove(s.index);
         Response<NvmResponseCapsule> response = op.write() ? s.writeResponse : s.readResponse;
         NvmCompletionQueueEntry cqe = response.getResponseCapsule().getCompletionQueueEntry();
         int sct = cqe.getStatusCodeType().toInt();
         int sc = cqe.getStatusCode().toInt();
         if (sct != 0 || sc != 0) {
             NvmeStatus status = new NvmeStatus(sct, sc, 0, cqe.getMore(), cqe.getDoNotRetry());
-            free.add(s);
             op.future().completeExceptionally(new NvmfException(status, (op.write() ? "Write" : "Read") + " of "
                     + op.blocks() + " blocks at LBA " + op.lba() + " of namespace " + op.nsid() + " of " + address
                     + " failed: " + status));
@@ -328,19 +337,15 @@ final class JnvmfQueue {
                 at += b.remaining();
             }
         }
-        free.add(s);
         op.future().complete(null);
     }
 
     private void checkDeadlines() {
-        long now = System.nanoTime();
-        for (Slot s : slots) {
-            if (s.op != null && now - s.deadline > 0) {
-                broken(new NvmfException(NvmfException.Kind.TIMEOUT, (s.op.write() ? "Write" : "Read") + " at LBA "
-                        + s.op.lba() + " of namespace " + s.op.nsid() + " of " + address + " got no completion within "
-                        + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms on I/O queue " + name));
-                return;
-            }
+        Slot s = inFlight.firstExpired(System.nanoTime());
+        if (s != null) {
+            broken(new NvmfException(NvmfException.Kind.TIMEOUT, (s.op.write() ? "Write" : "Read") + " at LBA "
+                    + s.op.lba() + " of namespace " + s.op.nsid() + " of " + address + " got no completion within "
+                    + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms on I/O queue " + name));
         }
     }
 }

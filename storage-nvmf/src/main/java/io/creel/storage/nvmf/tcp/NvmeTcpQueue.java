@@ -1,26 +1,20 @@
 package io.creel.storage.nvmf.tcp;
 
 import io.creel.storage.nvmf.NvmfException;
-import io.creel.storage.nvmf.nvme.CompletionEntry;
 import io.creel.storage.nvmf.nvme.DataDirection;
 import io.creel.storage.nvmf.nvme.NvmeCommand;
-import io.creel.storage.nvmf.nvme.NvmeStatus;
 import io.creel.storage.nvmf.nvme.SubmissionEntry;
 import io.creel.storage.nvmf.tcp.pdu.CapsuleCommandPdu;
-import io.creel.storage.nvmf.tcp.pdu.CapsuleResponsePdu;
-import io.creel.storage.nvmf.tcp.pdu.CommonHeader;
-import io.creel.storage.nvmf.tcp.pdu.DataPdu;
 import io.creel.storage.nvmf.tcp.pdu.FatalErrorStatus;
 import io.creel.storage.nvmf.tcp.pdu.PduException;
-import io.creel.storage.nvmf.tcp.pdu.PduReader;
 import io.creel.storage.nvmf.tcp.pdu.PduType;
-import io.creel.storage.nvmf.tcp.pdu.R2tPdu;
 import io.creel.storage.nvmf.tcp.pdu.TermReqPdu;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ConnectTimeoutException;
@@ -29,7 +23,6 @@ import io.netty.channel.socket.DuplexChannel;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,12 +40,16 @@ import org.slf4j.LoggerFactory;
  * answer that CID, so the CID, and with it the queue, cannot be used again. Commands beyond the
  * queue depth wait in order for a free CID; their timeout starts when they are sent.
  *
- * <p>The parts live apart, each confined to the event loop: {@link IcNegotiation} checks the
- * connection setup, {@link CommandSlots} holds the commands in flight by CID and finds the overdue
- * ones, {@link PduOutput} writes PDUs and batches their flushes. This handler dispatches what the
- * target sends, checks data transfers against their commands, and closes the queue.
+ * <p>The parts live apart, each confined to the event loop. The channel's pipeline, one concern
+ * per handler: {@link IcExchangeHandler} ("ic-exchange": sends the ICReq, reads the ICResp, removes
+ * itself), {@link CompletionDispatch} ("completions": reads every later PDU, completes commands,
+ * answers R2Ts, takes C2HData in; it releases every buffer it gets), then this handler ("queue":
+ * the flush at the end of a read, the loss of the connection). {@link IcNegotiation} checks the
+ * ICResp, {@link CommandSlots} holds the commands in flight by CID, {@link CommandTimeouts} sweeps
+ * for an overdue ICResp or command, and {@link PduOutput} writes PDUs and batches their flushes.
+ * This class sends commands, queues the ones waiting for a CID, and closes the queue.
  */
-final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduReader.Handler {
+final class NvmeTcpQueue extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LoggerFactory.getLogger(NvmeTcpQueue.class);
 
     private enum State { CONNECTING, INITIALIZING, READY, CLOSED }
@@ -70,10 +67,10 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
     private final EventLoop loop;
     private final CommandSlots cids;
     private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
-    private final PduReader reader;
     private final PduOutput out;
+    private final CompletionDispatch dispatch;
+    private final CommandTimeouts timeouts;
     private final SubmissionEntry sqe = new SubmissionEntry();
-    private final CompletionEntry cqe = new CompletionEntry();
     private final long timeoutNanos;
     private final int capsuleDataLimit;
     private final CompletableFuture<NvmeTcpQueue> ready = new CompletableFuture<>();
@@ -84,12 +81,7 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
     private boolean headerDigest;
     private boolean dataDigest;
     private int cpda;
-    private long maxH2cData;
-    private long icDeadline;
-    private ScheduledFuture<?> sweeper;
     private NvmfException closeCause;
-    private CommandSlot dataSlot;
-    private long dataOffset;
 
     private NvmeTcpQueue(NvmeTcpEndpoint endpoint, int qid, int depth, int capsuleDataLimit, NvmeTcpOptions options,
             EventLoop loop, long maxReadBytes) {
@@ -102,7 +94,8 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
         this.cids = new CommandSlots(depth);
         this.out = new PduOutput(loop);
         this.timeoutNanos = options.commandTimeout().toNanos();
-        this.reader = new PduReader(PduReader.Role.HOST, maxReadBytes, this);
+        this.dispatch = new CompletionDispatch(name, cids, out, maxReadBytes, new DispatchEvents());
+        this.timeouts = new CommandTimeouts(loop, options, cids, new Expiry());
     }
 
     /**
@@ -121,7 +114,15 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
         Bootstrap b = new Bootstrap().group(loop).channel(loops.channelType())
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) options.connectTimeout().toMillis())
-                .handler(q);
+                .handler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ch.pipeline()
+                                .addLast("ic-exchange", new IcExchangeHandler(options, maxReadBytes, q.new Setup()))
+                                .addLast("completions", q.dispatch)
+                                .addLast("queue", q);
+                    }
+                });
         try {
             b.connect(endpoint.host(), endpoint.port()).addListener((ChannelFutureListener) f -> {
                 if (!f.isSuccess()) {
@@ -284,31 +285,6 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
     }
 
     @Override
-    public void channelActive(ChannelHandlerContext ctx) {
-        state = State.INITIALIZING;
-        icDeadline = System.nanoTime() + options.connectTimeout().toNanos();
-        long tick = Math.max(5, Math.min(100, Math.min(options.commandTimeout().toMillis(),
-                options.connectTimeout().toMillis()) / 4));
-        sweeper = loop.scheduleAtFixedRate(this::sweep, tick, tick, TimeUnit.MILLISECONDS);
-        ctx.writeAndFlush(IcNegotiation.icReq(ctx.alloc(), options), ctx.voidPromise());
-    }
-
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        ByteBuf in = (ByteBuf) msg;
-        try {
-            if (closeCause == null) {
-                reader.read(in);
-            }
-        } catch (PduException e) {
-            close(new NvmfException(NvmfException.Kind.PROTOCOL, name + ": malformed or unexpected PDU from the target ("
-                    + e.status().description() + "): " + e.getMessage() + "; queue closed"), e);
-        } finally {
-            in.release();
-        }
-    }
-
-    @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
         out.flush();
     }
@@ -325,30 +301,19 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
                 cause), null);
     }
 
+    /** Closes the queue for a PDU that broke the protocol; {@code header} goes back in the H2CTermReq. */
+    private void protocolError(PduException e, ByteBuf header) {
+        close(new NvmfException(NvmfException.Kind.PROTOCOL, name + ": malformed or unexpected PDU from the target ("
+                + e.status().description() + "): " + e.getMessage() + "; queue closed"), e, header);
+    }
+
     private void connectFailed(Throwable cause) {
         boolean timedOut = cause instanceof ConnectTimeoutException;
         close(new NvmfException(timedOut ? NvmfException.Kind.TIMEOUT : NvmfException.Kind.CONNECTION,
                 "cannot connect " + name + ": " + cause.getMessage(), cause), null);
     }
 
-    // ---- PDUs from the controller ----
-
-    @Override
-    public void onPdu(PduType type, ByteBuf header) throws PduException {
-        if (type != PduType.IC_RESP && state != State.READY) {
-            throw new PduException(FatalErrorStatus.PDU_SEQUENCE_ERROR, 0, type + " before ICResp");
-        }
-        switch (type) {
-            case IC_RESP -> onIcResp(header);
-            case CAPSULE_RESP -> onResponse(header);
-            case R2T -> onR2t(header);
-            case C2H_TERM_REQ -> close(new NvmfException(NvmfException.Kind.PROTOCOL, String.format(
-                    "%s was terminated by the target: %s (FEI %#x)", name,
-                    FatalErrorStatus.describe(TermReqPdu.fes(header)), TermReqPdu.fei(header))), null);
-            default -> throw new PduException(FatalErrorStatus.INVALID_PDU_HEADER_FIELD, CommonHeader.OFFSET_TYPE,
-                    "unexpected " + type);
-        }
-    }
+    // ---- connection setup ----
 
     private void onIcResp(ByteBuf h) throws PduException {
         if (state != State.INITIALIZING) {
@@ -358,158 +323,15 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
         headerDigest = n.headerDigest();
         dataDigest = n.dataDigest();
         cpda = n.cpda();
-        maxH2cData = n.maxH2cData();
         out.dataDigest(dataDigest);
-        reader.digests(headerDigest, dataDigest);
+        dispatch.negotiated(n);
         state = State.READY;
         LOG.debug("{}: connected (header digest {}, data digest {}, MAXH2CDATA {}, CPDA {})", name,
                 IcNegotiation.onOff(headerDigest), IcNegotiation.onOff(dataDigest), n.maxH2cDataAnswered(), cpda);
         ready.complete(this);
     }
 
-    private CommandSlot activeSlot(int cid, int fieldOffset, String what) throws PduException {
-        CommandSlot slot = cids.active(cid);
-        if (slot == null) {
-            throw new PduException(FatalErrorStatus.INVALID_PDU_HEADER_FIELD, fieldOffset,
-                    what + " for CID " + cid + ", which has no outstanding command");
-        }
-        return slot;
-    }
-
-    private void onResponse(ByteBuf h) throws PduException {
-        cqe.wrap(h, CapsuleResponsePdu.OFFSET_CQE);
-        CommandSlot slot = activeSlot(cqe.cid(), CapsuleResponsePdu.OFFSET_CQE + CompletionEntry.cidOffset(),
-                "response capsule");
-        complete(slot, cqe.result(), cqe.statusHalfword());
-    }
-
-    private void onR2t(ByteBuf h) throws PduException {
-        int cid = R2tPdu.cccid(h);
-        CommandSlot slot = activeSlot(cid, R2tPdu.OFFSET_CCCID, "R2T");
-        NvmeCommand command = slot.command;
-        if (command.direction() != DataDirection.HOST_TO_CONTROLLER || slot.inCapsule) {
-            throw new PduException(FatalErrorStatus.INVALID_PDU_HEADER_FIELD, R2tPdu.OFFSET_CCCID, "R2T for CID "
-                    + cid + " (" + command.describe() + "), which has " + (slot.inCapsule
-                    ? "sent its data in the capsule" : "no data to send"));
-        }
-        long offset = R2tPdu.offset(h);
-        long length = R2tPdu.length(h);
-        long total = command.dataLength();
-        if (length == 0 || offset + length > total || slot.solicited + length > total) {
-            throw new PduException(FatalErrorStatus.DATA_TRANSFER_OUT_OF_RANGE, R2tPdu.OFFSET_R2TO, String.format(
-                    "R2T for CID %d asks for %d bytes at offset %d of a %d-byte transfer (%d bytes asked for before)",
-                    cid, length, offset, total, slot.solicited));
-        }
-        slot.solicited += length;
-        int ttag = R2tPdu.ttag(h);
-        while (length > 0) {
-            int n = (int) Math.min(length, maxH2cData);
-            ByteBuf hdr = out.alloc().buffer(PduType.H2C_DATA.headerLength() + CommonHeader.DIGEST_LENGTH);
-            DataPdu.encodeHeader(hdr, PduType.H2C_DATA, n == length ? CommonHeader.FLAG_LAST_PDU : 0, headerDigest,
-                    dataDigest, cid, ttag, offset, n);
-            if (headerDigest) {
-                out.appendHeaderDigest(hdr, 0, PduType.H2C_DATA.headerLength());
-            }
-            out.write(hdr);
-            out.writeData(command.data(), offset, n);
-            offset += n;
-            length -= n;
-            slot.transferred += n;
-        }
-    }
-
-    @Override
-    public void onDataStart(PduType type, ByteBuf header, int length) throws PduException {
-        if (state != State.READY) {
-            throw new PduException(FatalErrorStatus.PDU_SEQUENCE_ERROR, 0, type + " before ICResp");
-        }
-        int cid = DataPdu.cccid(header);
-        CommandSlot slot = activeSlot(cid, DataPdu.OFFSET_CCCID, "C2HData");
-        NvmeCommand command = slot.command;
-        if (command.direction() != DataDirection.CONTROLLER_TO_HOST) {
-            throw new PduException(FatalErrorStatus.INVALID_PDU_HEADER_FIELD, DataPdu.OFFSET_CCCID, "C2HData for CID "
-                    + cid + " (" + command.describe() + "), which reads no data");
-        }
-        long offset = DataPdu.dataOffset(header);
-        long total = command.dataLength();
-        if (offset + length > total || slot.transferred + length > total) {
-            throw new PduException(FatalErrorStatus.DATA_TRANSFER_OUT_OF_RANGE, DataPdu.OFFSET_DATAO, String.format(
-                    "C2HData for CID %d carries %d bytes at offset %d of a %d-byte transfer (%d bytes received before)",
-                    cid, length, offset, total, slot.transferred));
-        }
-        int flags = CommonHeader.flags(header, 0);
-        if ((flags & CommonHeader.FLAG_SUCCESS) != 0 && (flags & CommonHeader.FLAG_LAST_PDU) == 0) {
-            throw new PduException(FatalErrorStatus.INVALID_PDU_HEADER_FIELD, CommonHeader.OFFSET_FLAGS,
-                    "C2HData for CID " + cid + " with SUCCESS but without LAST_PDU");
-        }
-        dataSlot = slot;
-        dataOffset = offset;
-    }
-
-    @Override
-    public void onData(ByteBuf chunk) {
-        int n = chunk.readableBytes();
-        TransferBuffers.copyIn(dataSlot.command.data(), dataOffset, chunk);
-        dataOffset += n;
-    }
-
-    @Override
-    public void onDataEnd(PduType type, ByteBuf header, boolean digestOk) throws PduException {
-        CommandSlot slot = dataSlot;
-        dataSlot = null;
-        slot.transferred += DataPdu.dataLength(header);
-        if (!digestOk) {
-            slot.dataDigestError = true;
-            LOG.warn("{}: data digest mismatch in C2HData for CID {} ({})", name, slot.cid, slot.command.describe());
-        }
-        if ((CommonHeader.flags(header, 0) & CommonHeader.FLAG_SUCCESS) != 0) {
-            if (slot.transferred != slot.command.dataLength()) {
-                throw new PduException(FatalErrorStatus.INVALID_PDU_HEADER_FIELD, CommonHeader.OFFSET_FLAGS,
-                        "C2HData with SUCCESS for CID " + slot.cid + " after " + slot.transferred + " of "
-                                + slot.command.dataLength() + " bytes");
-            }
-            complete(slot, 0, 0);
-        }
-    }
-
-    private void complete(CommandSlot slot, long result, int status) {
-        NvmeCommand command = slot.command;
-        CompletableFuture<Object> f = slot.future;
-        boolean wantsResult = slot.wantsResult;
-        boolean digestError = slot.dataDigestError;
-        long transferred = slot.transferred;
-        slot.clear();
-        cids.release(slot);
-        if (!NvmeStatus.isSuccess(status)) {
-            NvmeStatus s = NvmeStatus.fromCqeHalfword(status);
-            f.completeExceptionally(new NvmfException(s, command.describe() + " failed on " + name + ": " + s));
-        } else if (digestError) {
-            f.completeExceptionally(new NvmfException(NvmfException.Kind.DATA_DIGEST, command.describe() + " on "
-                    + name + ": the data digest of the data received did not match; the bytes are not trustworthy"));
-        } else if (command.direction() == DataDirection.CONTROLLER_TO_HOST && transferred != command.dataLength()) {
-            f.completeExceptionally(new NvmfException(NvmfException.Kind.PROTOCOL, command.describe() + " on " + name
-                    + " completed successfully after only " + transferred + " of " + command.dataLength()
-                    + " bytes of data"));
-        } else {
-            f.complete(wantsResult ? Long.valueOf(result) : null);
-        }
-        sendWaiting();
-    }
-
     // ---- timeouts and closing ----
-
-    private void sweep() {
-        long now = System.nanoTime();
-        if (state == State.INITIALIZING && now - icDeadline > 0) {
-            close(new NvmfException(NvmfException.Kind.TIMEOUT, name + ": no ICResp within "
-                    + options.connectTimeout().toMillis() + " ms"), null);
-            return;
-        }
-        CommandSlot overdue = cids.firstExpired(now);
-        if (overdue != null) {
-            timedOut(overdue);
-        }
-    }
 
     private void timedOut(CommandSlot slot) {
         NvmeCommand command = slot.command;
@@ -523,15 +345,18 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
     }
 
     private void close(NvmfException cause, PduException protocolError) {
+        close(cause, protocolError, null);
+    }
+
+    /** Closes the queue; after a protocol error the target is sent an H2CTermReq quoting {@code offendingHeader}. */
+    private void close(NvmfException cause, PduException protocolError, ByteBuf offendingHeader) {
         if (closeCause != null) {
             return;
         }
         closeCause = cause;
         State was = state;
         state = State.CLOSED;
-        if (sweeper != null) {
-            sweeper.cancel(false);
-        }
+        timeouts.stop();
         int failed = cids.forEachActive(slot -> {
             NvmeCommand command = slot.command;
             CompletableFuture<Object> f = slot.future;
@@ -542,7 +367,7 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
         for (Waiting w; (w = waiting.poll()) != null; failed++) {
             w.future().completeExceptionally(notSent(w.command()));
         }
-        dataSlot = null;
+        dispatch.reset();
         if (protocolError != null || (was == State.READY && failed > 0)
                 || cause.kind() == NvmfException.Kind.TIMEOUT) {
             LOG.warn("{} ({} commands failed with it)", cause.getMessage(), failed);
@@ -554,7 +379,7 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
             if (protocolError != null && channel.isActive()) {
                 ByteBuf term = channel.alloc().buffer(TermReqPdu.MAX_LENGTH);
                 TermReqPdu.encode(term, PduType.H2C_TERM_REQ, protocolError.status(), protocolError.fieldOffset(),
-                        reader.currentHeader());
+                        offendingHeader);
                 // Closing a socket with unread input sends a reset, which can destroy the TermReq before the
                 // target reads it: half-close instead, drain input until the target closes, bounded.
                 channel.writeAndFlush(term).addListener((ChannelFutureListener) f -> {
@@ -568,5 +393,81 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter implements PduRead
             }
         }
         closed.complete(cause);
+    }
+
+    /** What the connection setup needs of the queue. */
+    private final class Setup implements IcExchangeHandler.Setup {
+        @Override
+        public void connected() {
+            state = State.INITIALIZING;
+            timeouts.start();
+        }
+
+        @Override
+        public boolean isClosed() {
+            return closeCause != null;
+        }
+
+        @Override
+        public void onIcResp(ByteBuf header) throws PduException {
+            NvmeTcpQueue.this.onIcResp(header);
+        }
+
+        @Override
+        public void protocolError(PduException e, ByteBuf header) {
+            NvmeTcpQueue.this.protocolError(e, header);
+        }
+    }
+
+    /** What the dispatch of the controller's PDUs needs of the queue. */
+    private final class DispatchEvents implements CompletionDispatch.Queue {
+        @Override
+        public boolean isReady() {
+            return state == State.READY;
+        }
+
+        @Override
+        public void onIcResp(ByteBuf header) throws PduException {
+            NvmeTcpQueue.this.onIcResp(header);
+        }
+
+        @Override
+        public boolean isClosed() {
+            return closeCause != null;
+        }
+
+        @Override
+        public void protocolError(PduException e, ByteBuf header) {
+            NvmeTcpQueue.this.protocolError(e, header);
+        }
+
+        @Override
+        public void terminated(NvmfException cause) {
+            close(cause, null);
+        }
+
+        @Override
+        public void cidFreed() {
+            sendWaiting();
+        }
+    }
+
+    /** What the timeout sweep tells the queue. */
+    private final class Expiry implements CommandTimeouts.Expiry {
+        @Override
+        public boolean awaitingIcResp() {
+            return state == State.INITIALIZING;
+        }
+
+        @Override
+        public void icRespTimedOut() {
+            close(new NvmfException(NvmfException.Kind.TIMEOUT, name + ": no ICResp within "
+                    + options.connectTimeout().toMillis() + " ms"), null);
+        }
+
+        @Override
+        public void commandTimedOut(CommandSlot slot) {
+            timedOut(slot);
+        }
     }
 }

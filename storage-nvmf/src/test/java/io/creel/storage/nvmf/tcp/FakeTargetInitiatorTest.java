@@ -201,6 +201,30 @@ class FakeTargetInitiatorTest {
     }
 
     @Test
+    void closingFailsEveryCommandInFlightAndEveryOneWaitingForACid() throws Exception {
+        target.hook = cmd -> cmd.opcode() == Opcodes.IO_READ ? new FakeTarget.Stall() : FakeTarget.NORMAL;
+        NvmeTcpController c = connect(options().withIoQueues(1, 4));
+        NvmeNamespace ns = done(c.namespace(1));
+        List<CompletableFuture<Void>> reads = new ArrayList<>();
+        for (int i = 0; i < 6; i++) { // 4 take the queue's CIDs, 2 wait for one
+            reads.add(ns.read(i, ByteBuffer.allocate(512)));
+        }
+        c.close();
+        int inFlight = 0;
+        for (CompletableFuture<Void> r : reads) {
+            NvmfException e = failure(r);
+            assertEquals(NvmfException.Kind.CONNECTION, e.kind(), e.getMessage());
+            assertTrue(e.getMessage().contains("closed by the host"), e.getMessage());
+            if (e.getMessage().contains("did not complete")) {
+                inFlight++;
+            } else {
+                assertTrue(e.getMessage().contains("not sent"), e.getMessage());
+            }
+        }
+        assertEquals(4, inFlight, "the commands that had a CID failed as in flight, the others as not sent");
+    }
+
+    @Test
     void aTargetThatDisappearsMidCommandFailsItAtOnceAndTheControllerReportsTheLoss() throws Exception {
         target.hook = cmd -> {
             if (cmd.opcode() == Opcodes.IO_READ) {
