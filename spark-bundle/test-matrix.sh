@@ -8,6 +8,7 @@
 #   spark-bundle/test-matrix.sh                 # 4.0.4 4.1.3 4.2.0
 #   CREEL_SPARK_VERSIONS="4.1.3" spark-bundle/test-matrix.sh
 #   CREEL_SPARK_GROUPS=default spark-bundle/test-matrix.sh   # skip the heavy tests
+#   CREEL_SPARK_HEAVY_LINES="4.0.4 4.2.0" spark-bundle/test-matrix.sh   # heavy tests on those lines only
 #
 # Ends with one line "N passed, N failed" over the lines tried; exit code 1 if any failed.
 set -uo pipefail
@@ -39,6 +40,8 @@ failed=0
 # CREEL_SPARK_DEFAULT_DONE=V: the default group already ran on Spark V in this run (.ci/run's verify
 # step runs it on the build's Spark line), so on V only the heavy group runs here.
 default_done="${CREEL_SPARK_DEFAULT_DONE:-}"
+# CREEL_SPARK_HEAVY_LINES: the lines that also run the heavy group (default: every line tried).
+heavy_lines="${CREEL_SPARK_HEAVY_LINES:-$versions}"
 for v in $versions; do
   echo "== Spark $v"
   start=$(date +%s)
@@ -50,7 +53,10 @@ for v in $versions; do
   reports+=(spark-bundle/target/failsafe-reports)
   groups=""
   skipped_groups="$excluded"
-  if [ "$v" = "$default_done" ] && [ -z "$excluded" ]; then
+  if [ -z "$excluded" ] && [[ " $heavy_lines " != *" $v "* ]]; then
+    skipped_groups=matrix
+    echo "   (the default group only: the heavy group runs on $heavy_lines)"
+  elif [ "$v" = "$default_done" ] && [ -z "$excluded" ]; then
     groups=matrix
     echo "   (the default group ran on $v in verify: the heavy group only)"
   fi
