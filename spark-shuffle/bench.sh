@@ -16,21 +16,4 @@ if [ "${1:-}" = broadcast ]; then
   shift
   exec spark-broadcast/bench.sh "$@"
 fi
-version="${SPARK_BENCH_VERSION:-4.0.4}"
-main=io.creel.spark.bench.SparkShuffleBench
-# One reactor build compiles everything and writes each module's test class path to the same file; the
-# last module, spark-shuffle, wins. Sibling modules appear as their target/classes (nothing is installed).
-cp_file="$PWD/spark-shuffle/target/bench.classpath"
-mvn -B -q -pl spark-shuffle -am test-compile dependency:build-classpath -Dspark.version="$version" \
-  -Dmdep.includeScope=test -Dmdep.outputFile="$cp_file"
-cp="$PWD/spark-shuffle/target/test-classes:$PWD/spark-shuffle/target/classes:$(cat "$cp_file")"
-export SPARK_HOME="$PWD/spark-shuffle/target/spark-home" SPARK_SCALA_VERSION=2.13
-mkdir -p "$SPARK_HOME/jars"
-opens=""
-for p in java.lang java.lang.invoke java.lang.reflect java.io java.net java.nio java.util java.util.concurrent \
-         java.util.concurrent.atomic sun.nio.ch sun.nio.cs sun.security.action sun.util.calendar jdk.internal.ref; do
-  opens="$opens --add-opens=java.base/$p=ALL-UNNAMED"
-done
-# shellcheck disable=SC2086
-exec nice java -Xmx6g $opens -Dorg.slf4j.simpleLogger.defaultLogLevel=warn -cp "$cp" \
-  "$main" "$@"
+exec spark-common/run-bench.sh spark-shuffle io.creel.spark.bench.SparkShuffleBench "$@"
