@@ -207,22 +207,25 @@ public final class DirectWriter {
         if (closing != null) {
             outcome.completeExceptionally(new CreelException(ErrorCode.INVALID_ARGUMENT, path
                     + ": the writer is closed"));
-            return new BatchedSync.Pending(this, outcome, outcome.thenApply(i -> null), position, null);
+            return new BatchedSync.Pending(this, outcome, outcome.thenApply(i -> null), position, null, 0);
         }
         CompletableFuture<Void> upTo = state;
-        // Inline bytes are taken now: a later write may move them to blocks before this sync is sent.
-        byte[] inlineNow = held == null ? null : Arrays.copyOf(held.array(), held.position());
+        // Inline bytes are taken now (a later write may move them to blocks before this sync is sent),
+        // only those not committed yet: an earlier sync still in flight commits a prefix of them.
+        int base = held == null ? 0 : Math.min(heldCommitted, held.position());
+        byte[] inlineNow = held == null ? null : Arrays.copyOfRange(held.array(), base, held.position());
         state = joined(state, outcome);
-        return new BatchedSync.Pending(this, outcome, upTo, position, inlineNow);
+        return new BatchedSync.Pending(this, outcome, upTo, position, inlineNow, base);
     }
 
     /**
      * The entry of a batched sync of {@code length}, made once everything issued before it completed
-     * (so an earlier sync's inline bytes are known committed): inline, only the bytes not committed yet.
+     * (so an earlier sync's inline bytes are known committed): inline, only the bytes not committed
+     * yet, of {@code inlineNow} (the node's bytes from {@code base} when the sync was issued).
      */
-    synchronized io.creel.common.protocol.SyncManyRequest.Entry batchedEntry(long length, byte[] inlineNow) {
-        byte[] appended = inlineNow == null ? null
-                : Arrays.copyOfRange(inlineNow, Math.min(heldCommitted, inlineNow.length), inlineNow.length);
+    synchronized io.creel.common.protocol.SyncManyRequest.Entry batchedEntry(long length, byte[] inlineNow, int base) {
+        byte[] appended = inlineNow == null ? null : Arrays.copyOfRange(inlineNow,
+                Math.min(Math.max(heldCommitted - base, 0), inlineNow.length), inlineNow.length);
         return new io.creel.common.protocol.SyncManyRequest.Entry(node.nodeId(), lease, length, appended);
     }
 
