@@ -51,12 +51,6 @@ public final class ShufflePaths {
         return "e" + executorId.replaceAll("[^A-Za-z0-9_.-]", "_") + "-" + n;
     }
 
-    /** The executor a lane named by {@link #laneName} belongs to (as sanitised there). */
-    public static String laneExecutor(String laneName) {
-        int dash = laneName.lastIndexOf('-');
-        return laneName.startsWith("e") && dash > 1 ? laneName.substring(1, dash) : "";
-    }
-
     public static String mapOutput(String shuffleDir, int mapIndex, long mapId) {
         return shuffleDir + "/map-" + mapIndex + "-" + mapId;
     }
