@@ -57,7 +57,7 @@ public final class TableScans {
             if (!table.ordered()) {
                 throw new CreelException(ErrorCode.INVALID_ARGUMENT, path + " is a Table that keeps no key order, "
                         + "so it cannot be scanned: create it ordered (CreateOptions.withOrdered, "
-                        + "'creel kv create-table --ordered') to scan its keys");
+                        + "'creel fs mkdir --type table --ordered') to scan its keys");
             }
             List<ScanReply.Entry> out = new ArrayList<>(Math.min(req.limit(), 256));
             Iterator<Node> keys = table.orderedKeys().from(from, req.after());

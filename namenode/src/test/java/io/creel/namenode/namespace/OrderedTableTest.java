@@ -185,7 +185,7 @@ class OrderedTableTest {
         createTable("/plain", false);
         put("/plain/k", "v");
         Expect.error(ErrorCode.INVALID_ARGUMENT, () -> scans.scan(new ScanRequest("/plain", "", false, 10)),
-                "/plain", "keeps no key order", "create it ordered");
+                "/plain", "keeps no key order", "create it ordered", "--ordered");
         f.create("/d", NodeType.DIRECTORY);
         Expect.error(ErrorCode.INVALID_ARGUMENT, () -> scans.scan(new ScanRequest("/d", "", false, 10)),
                 "/d is a Directory", "Table created ordered");
