@@ -10,7 +10,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * What keeping a Table ordered costs the namenode, with no network in the way: creates of inline
  * KeyValues, lookups and removals in an ordered and an unordered Table, on one thread, alternating
- * rounds so both see the same JIT and heap state; plus scans of the ordered one. Not a test (no
+ * rounds so both see the same JIT and heap state; plus scans of the ordered one. Times are the
+ * thread's CPU time, so other processes on the machine do not count. Not a test (no
  * timing is asserted anywhere): run it by hand, e.g.
  * {@code java -cp <namenode test class path> io.creel.namenode.namespace.OrderedTableMicrobench 200000 5},
  * and read the medians. docs/benchmarks.md ("Ordered Tables") has figures.
@@ -40,36 +41,40 @@ public final class OrderedTableMicrobench {
                 Namespace ns = f.ns;
                 done(ns.create(new CreateRequest("/t", NodeType.TABLE, "", "", false, null, 0, Expiry.NONE, ordered),
                         NamespaceFixture.CONN));
-                long t0 = System.nanoTime();
+                long t0 = cpu();
                 for (String n : names) {
                     done(ns.create(new CreateRequest("/t/" + n, NodeType.KEYVALUE, "", "", true, value),
                             NamespaceFixture.CONN));
                 }
-                long t1 = System.nanoTime();
+                long t1 = cpu();
                 for (String n : names) {
                     ns.lookup("/t/" + n, false, NamespaceFixture.CONN);
                 }
-                long t2 = System.nanoTime();
+                long t2 = cpu();
                 if (ordered) {
                     TableScans scans = new TableScans(ns, (1 << 20) + (64 << 10));
                     int scansDone = Math.max(1, keys / 100);
-                    long s0 = System.nanoTime();
+                    long s0 = cpu();
                     for (int i = 0; i < scansDone; i++) {
                         scans.scan(new ScanRequest("/t", names[i], false, 50));
                     }
-                    scan[r] = (System.nanoTime() - s0) / (double) scansDone;
+                    scan[r] = (cpu() - s0) / (double) scansDone;
                 }
-                long t3 = System.nanoTime();
+                long t3 = cpu();
                 for (String n : names) {
                     done(ns.remove("/t/" + n, false));
                 }
-                long t4 = System.nanoTime();
+                long t4 = cpu();
+                if (Boolean.getBoolean("verbose")) {
+                    System.out.printf(Locale.ROOT, "round %d %s: create %d, lookup %d, remove %d ns%n", r,
+                            ordered ? "ordered" : "unordered", (t1 - t0) / keys, (t2 - t1) / keys, (t4 - t3) / keys);
+                }
                 create[slot][r] = (t1 - t0) / (double) keys;
                 lookup[slot][r] = (t2 - t1) / (double) keys;
                 remove[slot][r] = (t4 - t3) / (double) keys;
             }
         }
-        System.out.printf(Locale.ROOT, "%d keys of 100 B (inline), %d rounds, median ns per operation%n", keys, rounds);
+        System.out.printf(Locale.ROOT, "%d keys of 100 B (inline), %d rounds, median ns of this thread's CPU time per operation%n", keys, rounds);
         System.out.printf(Locale.ROOT, "%-10s %12s %12s %8s%n", "operation", "unordered", "ordered", "ratio");
         row("create", create);
         row("lookup", lookup);
@@ -87,6 +92,14 @@ public final class OrderedTableMicrobench {
         double[] s = v.clone();
         java.util.Arrays.sort(s);
         return s[s.length / 2];
+    }
+
+    /**
+     * This thread's CPU time: on a shared machine wall time would count the time other processes
+     * had the CPU, which differs from round to round far more than the structures do.
+     */
+    private static long cpu() {
+        return java.lang.management.ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
     }
 
     private static <T> T done(CompletableFuture<T> f) {
