@@ -10,14 +10,15 @@ import java.util.NoSuchElementException;
  * unsigned, which is Unicode code point order. Guarded by the namespace lock, like the node.
  *
  * <p>A two-level sorted array, not a tree of entry objects: the Table's children in leaves of up to
- * {@value #LEAF} nodes, each beside the first 8 bytes of its name as a {@code long} (names hold no
- * NUL, so zero padding orders a shorter name first), and the leaves in an array with their first
- * keys' prefixes. A lookup is a binary search over the leaves' prefixes and then within one leaf,
- * almost all of it on contiguous {@code long}s; a node's name is read only when prefixes tie. In a
- * namespace of millions of nodes each pointer followed is a cache miss: a red-black tree took about
- * twenty per insert and made ordered creates several times slower than unordered ones (measured
- * with {@code OrderedTableMicrobench}); this takes a few. About 16 bytes per key (leaves are kept at
- * least a quarter full), against about 40 for a {@code TreeMap} entry.
+ * {@value #LEAF} nodes, each beside the first 16 bytes of its name as two {@code long}s (names hold
+ * no NUL, so zero padding orders a shorter name first), and the leaves in an array with their first
+ * keys' prefixes. Finding a name is a binary search over the leaves' prefixes and then within one
+ * leaf, on contiguous {@code long}s; a node's name is read only when prefixes tie. In a namespace of
+ * millions of nodes each pointer followed is a cache miss: a red-black tree ({@code TreeMap}) took
+ * about twenty per insert and cost an ordered create about 2 µs of namenode CPU more than an
+ * unordered one, a removal 3 µs (measured with {@code OrderedTableMicrobench}); this takes a few.
+ * About 24 bytes per key (leaves are kept at least a quarter full), against about 40 for a
+ * {@code TreeMap} entry.
  */
 final class OrderedKeys {
     /** Nodes per leaf: a leaf insert moves at most this many references and prefixes. */
@@ -25,28 +26,38 @@ final class OrderedKeys {
 
     private static final class Leaf {
         final Node[] nodes = new Node[LEAF];
-        final long[] prefixes = new long[LEAF];
+        /** Two per node: bytes 0-7 and 8-15 of its name. */
+        final long[] prefixes = new long[2 * LEAF];
         int count;
     }
 
     private Leaf[] leaves = {new Leaf()};
-    /** {@code firsts[i]} is the prefix of leaf {@code i}'s first node (leaf 0's is never read). */
-    private long[] firsts = new long[1];
+    /** {@code firsts[2i], firsts[2i + 1]} are the prefixes of leaf {@code i}'s first node (leaf 0's are never read). */
+    private long[] firsts = new long[2];
     private int leafCount = 1;
     private int size;
 
-    /** The first 8 bytes of {@code name}, big-endian, zero padded: unsigned order is the names' order. */
-    static long prefix(byte[] name) {
+    /** Bytes {@code from} to {@code from + 7} of {@code name}, big-endian, zero padded: unsigned order is the names' order. */
+    static long prefix(byte[] name, int from) {
         long p = 0;
-        for (int i = 0; i < 8; i++) {
+        for (int i = from; i < from + 8; i++) {
             p = (p << 8) | (i < name.length ? name[i] & 0xff : 0);
         }
         return p;
     }
 
-    private static int compare(long prefixA, byte[] a, long prefixB, byte[] b) {
-        int c = Long.compareUnsigned(prefixA, prefixB);
-        return c != 0 ? c : Arrays.compareUnsigned(a, b);
+    /** Compares two names by their prefixes only: 0 when those tie (then {@link #compareRest} decides). */
+    private static int comparePrefixes(long a0, long a1, long b0, long b1) {
+        int c = Long.compareUnsigned(a0, b0);
+        return c != 0 ? c : Long.compareUnsigned(a1, b1);
+    }
+
+    /**
+     * Compares two names whose 16-byte prefixes tie. Only then is a node's name read: passing it
+     * to every comparison would load the node and its name, two cache misses, at every step.
+     */
+    private static int compareRest(byte[] a, byte[] b) {
+        return a.length <= 16 && b.length <= 16 ? 0 : Arrays.compareUnsigned(a, b);
     }
 
     int size() {
@@ -54,13 +65,17 @@ final class OrderedKeys {
     }
 
     /** The leaf that holds {@code name} or would: the last whose first key is not above it (leaf 0 if none). */
-    private int leafOf(long prefix, byte[] name) {
+    private int leafOf(long p0, long p1, byte[] name) {
         int lo = 1;
         int hi = leafCount - 1;
         int found = 0;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            if (compare(firsts[mid], leaves[mid].nodes[0].name, prefix, name) <= 0) {
+            int c = comparePrefixes(firsts[2 * mid], firsts[2 * mid + 1], p0, p1);
+            if (c == 0) {
+                c = compareRest(leaves[mid].nodes[0].name, name);
+            }
+            if (c <= 0) {
                 found = mid;
                 lo = mid + 1;
             } else {
@@ -71,12 +86,16 @@ final class OrderedKeys {
     }
 
     /** Where {@code name} is in {@code leaf}: its index, or {@code -(insertion point) - 1}. */
-    private static int indexIn(Leaf leaf, long prefix, byte[] name) {
+    private static int indexIn(Leaf leaf, long p0, long p1, byte[] name) {
         int lo = 0;
         int hi = leaf.count - 1;
+        long[] pre = leaf.prefixes;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            int c = compare(leaf.prefixes[mid], leaf.nodes[mid].name, prefix, name);
+            int c = comparePrefixes(pre[2 * mid], pre[2 * mid + 1], p0, p1);
+            if (c == 0) {
+                c = compareRest(leaf.nodes[mid].name, name);
+            }
             if (c < 0) {
                 lo = mid + 1;
             } else if (c > 0) {
@@ -90,10 +109,11 @@ final class OrderedKeys {
 
     /** Puts {@code n} under its name, in place of the node there. */
     void put(Node n) {
-        long p = prefix(n.name);
-        int li = leafOf(p, n.name);
+        long p0 = prefix(n.name, 0);
+        long p1 = prefix(n.name, 8);
+        int li = leafOf(p0, p1, n.name);
         Leaf leaf = leaves[li];
-        int at = indexIn(leaf, p, n.name);
+        int at = indexIn(leaf, p0, p1, n.name);
         if (at >= 0) {
             leaf.nodes[at] = n;
             return;
@@ -108,13 +128,15 @@ final class OrderedKeys {
             }
         }
         System.arraycopy(leaf.nodes, at, leaf.nodes, at + 1, leaf.count - at);
-        System.arraycopy(leaf.prefixes, at, leaf.prefixes, at + 1, leaf.count - at);
+        System.arraycopy(leaf.prefixes, 2 * at, leaf.prefixes, 2 * at + 2, 2 * (leaf.count - at));
         leaf.nodes[at] = n;
-        leaf.prefixes[at] = p;
+        leaf.prefixes[2 * at] = p0;
+        leaf.prefixes[2 * at + 1] = p1;
         leaf.count++;
         size++;
         if (at == 0) {
-            firsts[li] = p;
+            firsts[2 * li] = p0;
+            firsts[2 * li + 1] = p1;
         }
     }
 
@@ -125,36 +147,39 @@ final class OrderedKeys {
         int keep = LEAF / 2;
         right.count = left.count - keep;
         System.arraycopy(left.nodes, keep, right.nodes, 0, right.count);
-        System.arraycopy(left.prefixes, keep, right.prefixes, 0, right.count);
+        System.arraycopy(left.prefixes, 2 * keep, right.prefixes, 0, 2 * right.count);
         Arrays.fill(left.nodes, keep, left.count, null);
         left.count = keep;
         if (leafCount == leaves.length) {
             leaves = Arrays.copyOf(leaves, leafCount * 2);
-            firsts = Arrays.copyOf(firsts, leafCount * 2);
+            firsts = Arrays.copyOf(firsts, leafCount * 4);
         }
         System.arraycopy(leaves, li + 1, leaves, li + 2, leafCount - li - 1);
-        System.arraycopy(firsts, li + 1, firsts, li + 2, leafCount - li - 1);
+        System.arraycopy(firsts, 2 * (li + 1), firsts, 2 * (li + 2), 2 * (leafCount - li - 1));
         leaves[li + 1] = right;
-        firsts[li + 1] = right.prefixes[0];
+        firsts[2 * (li + 1)] = right.prefixes[0];
+        firsts[2 * (li + 1) + 1] = right.prefixes[1];
         leafCount++;
         return right;
     }
 
     /** Takes the node named {@code n.name} out (the caller took {@code n} out of the hash table). */
     void remove(Node n) {
-        long p = prefix(n.name);
-        int li = leafOf(p, n.name);
+        long p0 = prefix(n.name, 0);
+        long p1 = prefix(n.name, 8);
+        int li = leafOf(p0, p1, n.name);
         Leaf leaf = leaves[li];
-        int at = indexIn(leaf, p, n.name);
+        int at = indexIn(leaf, p0, p1, n.name);
         if (at < 0) {
             return;
         }
         System.arraycopy(leaf.nodes, at + 1, leaf.nodes, at, leaf.count - at - 1);
-        System.arraycopy(leaf.prefixes, at + 1, leaf.prefixes, at, leaf.count - at - 1);
+        System.arraycopy(leaf.prefixes, 2 * at + 2, leaf.prefixes, 2 * at, 2 * (leaf.count - at - 1));
         leaf.nodes[--leaf.count] = null;
         size--;
         if (at == 0 && leaf.count > 0) {
-            firsts[li] = leaf.prefixes[0];
+            firsts[2 * li] = leaf.prefixes[0];
+            firsts[2 * li + 1] = leaf.prefixes[1];
         }
         if (leaf.count < LEAF / 4 && leafCount > 1) {
             mergeAround(li);
@@ -171,13 +196,14 @@ final class OrderedKeys {
             return; // the neighbour is full enough: moving keys would only be undone by the next inserts
         }
         System.arraycopy(b.nodes, 0, a.nodes, a.count, b.count);
-        System.arraycopy(b.prefixes, 0, a.prefixes, a.count, b.count);
+        System.arraycopy(b.prefixes, 0, a.prefixes, 2 * a.count, 2 * b.count);
         a.count += b.count;
         if (a.count > 0) {
-            firsts[left] = a.prefixes[0];
+            firsts[2 * left] = a.prefixes[0];
+            firsts[2 * left + 1] = a.prefixes[1];
         }
         System.arraycopy(leaves, right + 1, leaves, right, leafCount - right - 1);
-        System.arraycopy(firsts, right + 1, firsts, right, leafCount - right - 1);
+        System.arraycopy(firsts, 2 * (right + 1), firsts, 2 * right, 2 * (leafCount - right - 1));
         leaves[--leafCount] = null;
     }
 
@@ -186,9 +212,10 @@ final class OrderedKeys {
      * for use under the namespace lock (the walk sees the structure as it is while it runs).
      */
     Iterator<Node> from(byte[] from, boolean after) {
-        long p = prefix(from);
-        int li = leafOf(p, from);
-        int at = indexIn(leaves[li], p, from);
+        long p0 = prefix(from, 0);
+        long p1 = prefix(from, 8);
+        int li = leafOf(p0, p1, from);
+        int at = indexIn(leaves[li], p0, p1, from);
         int start = at >= 0 ? (after ? at + 1 : at) : -at - 1;
         return new Iterator<>() {
             private int leaf = li;
