@@ -23,8 +23,8 @@ class MessageDecodersFuzzTest {
             RegionGrantReply::decode, RegionGrantRequest::decode, RegionReleaseRequest::decode,
             RegionSyncRequest::decode, RegisterReply::decode, RegisterRequest::decode, RemoveRequest::decode,
             ServerStatus::decode, StatusReply::decode, StorageServerInfo::decode, LocateRequest::decode,
-            LocateReply::decode, HandOverRequest::decode, SessionBeatReply::decode, ScanRequest::decode,
-            ScanReply::decode);
+            LocateReply::decode, HandOverRequest::decode, SessionBeatReply::decode,
+            SyncManyRequest::decode, SyncManyReply::decode, ScanRequest::decode, ScanReply::decode);
 
     @FuzzTest(maxDuration = "15s")
     void decodersRejectHostileBytesWithAProtocolError(FuzzedDataProvider data) {

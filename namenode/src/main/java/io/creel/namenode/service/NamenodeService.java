@@ -182,6 +182,11 @@ public final class NamenodeService implements RequestHandler {
                         : withRegions(() -> namespace.commit(r.nodeId(), r.lease(), r.length(),
                                 r.kind() == CommitRequest.Kind.CLOSE, r.data(), id))).thenApply(NodeReply::new)));
             }
+            case SYNC_MANY -> {
+                io.creel.common.protocol.SyncManyRequest r = io.creel.common.protocol.SyncManyRequest.decode(call.body());
+                clients.owner(call.peer(), id); // the client is back: its leases stay
+                replyWhenDone(call, once(call, () -> namespace.syncMany(r)));
+            }
             case SESSION_BEAT -> {
                 Empty.decode(call.body());
                 if (id == null) {
