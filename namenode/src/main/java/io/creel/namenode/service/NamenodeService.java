@@ -25,6 +25,7 @@ import io.creel.common.protocol.RegisterReply;
 import io.creel.common.protocol.RegisterRequest;
 import io.creel.common.protocol.RemoveRequest;
 import io.creel.common.protocol.RequestIdentity;
+import io.creel.common.protocol.ScanRequest;
 import io.creel.common.protocol.ServerStatus;
 import io.creel.common.protocol.SessionBeatReply;
 import io.creel.common.protocol.StatusReply;
@@ -37,6 +38,7 @@ import io.creel.namenode.allocation.BlockAllocator;
 import io.creel.namenode.allocation.RegionBroker;
 import io.creel.namenode.allocation.RegionShortage;
 import io.creel.namenode.namespace.Namespace;
+import io.creel.namenode.namespace.TableScans;
 import io.creel.namenode.registry.ServerRegistry;
 import io.creel.namenode.retry.RetryCache;
 import java.util.ArrayList;
@@ -82,6 +84,7 @@ public final class NamenodeService implements RequestHandler {
     private final RegionBroker regions;
     private final RetryCache answers;
     private final ClientSessions clients;
+    private final TableScans scans;
 
     /**
      * A service over one namenode's namespace, storage-server registry, allocator and region broker,
@@ -100,6 +103,16 @@ public final class NamenodeService implements RequestHandler {
      */
     public NamenodeService(Namespace namespace, ServerRegistry registry, BlockAllocator allocator,
                            RegionBroker regions, RetryCache answers, long leaseHoldMillis) {
+        this(namespace, registry, allocator, regions, answers, leaseHoldMillis, (1 << 20) + (64 << 10));
+    }
+
+    /**
+     * @param maxFrame the largest frame clients accept ({@code CreelConf.maxFrameSize()}), which bounds
+     *                 a SCAN reply ({@link TableScans})
+     */
+    public NamenodeService(Namespace namespace, ServerRegistry registry, BlockAllocator allocator,
+                           RegionBroker regions, RetryCache answers, long leaseHoldMillis, int maxFrame) {
+        this.scans = new TableScans(namespace, maxFrame);
         this.namespace = namespace;
         this.registry = registry;
         this.allocator = allocator;
@@ -156,6 +169,7 @@ public final class NamenodeService implements RequestHandler {
                 }
                 replyWhenDone(call, once(call, () -> withRegions(() -> map(r))));
             }
+            case SCAN -> call.reply(scans.scan(ScanRequest.decode(call.body())));
             case LOCATE -> {
                 LocateRequest r = LocateRequest.decode(call.body());
                 replyWhenDone(call, locate(r));
