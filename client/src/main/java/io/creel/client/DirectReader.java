@@ -123,7 +123,8 @@ public final class DirectReader {
             return null;
         }
         if (ahead == null) {
-            ahead = new ReadAhead(node, io, length, readAhead, (int) io.blockSize());
+            ahead = new ReadAhead(node, io, length, readAhead,
+                    (int) Math.min(Integer.MAX_VALUE, io.layout(node).alignment()));
         }
         return ahead.suits(n) ? ahead : null;
     }

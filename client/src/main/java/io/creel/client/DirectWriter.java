@@ -87,11 +87,10 @@ public final class DirectWriter {
         this.position = startLength;
         this.committed = startLength;
         this.inlineLimit = inlineLimit;
-        long bs = io.blockSize();
         this.committedInline = inline != null;
         // An inline node has no blocks: its bytes go to block 0 only when they outgrow the limit.
         this.allocated = inline != null ? (hasFirstBlock ? 1 : 0)
-                : Math.max(hasFirstBlock ? 1 : 0, (startLength + bs - 1) / bs);
+                : Math.max(hasFirstBlock ? 1 : 0, io.layout(node).blocksFor(startLength));
         if (inline != null) {
             held = ByteBuffer.allocate(Math.max(inline.length, Math.min(inlineLimit, Math.max(64, 2 * inline.length))))
                     .put(inline);
@@ -226,7 +225,7 @@ public final class DirectWriter {
                     committedInline = inline != null;
                 }
                 if (inline == null) {
-                    places.forgetBefore(length / io.blockSize()); // published: those blocks stay where they are
+                    places.forgetBefore(io.layout(node).blockOf(length)); // published: those blocks stay where they are
                 }
                 if (close) {
                     forgetTrimmedBlocks(inline != null ? 0 : length);
@@ -265,8 +264,7 @@ public final class DirectWriter {
      * the namenode for a new one.
      */
     private void forgetTrimmedBlocks(long length) {
-        long bs = io.blockSize();
-        long keep = (length + bs - 1) / bs;
+        long keep = io.layout(node).blocksFor(length);
         for (long i = keep; i < allocated + 1; i++) {
             io.cache().forget(node.block(i));
         }

@@ -42,23 +42,24 @@ final class ReadAhead {
 
     /**
      * @param bytesAhead how far ahead to read, at least two windows' worth
-     * @param blockSize  the node's block size; a window never crosses a block boundary
+     * @param alignment  the node's block alignment ({@code BlockLayout.alignment}): every block starts
+     *                   at a multiple of it, so a window of a divisor of it never crosses a block boundary
      */
-    ReadAhead(NodeRef node, BlockIo io, long length, int bytesAhead, int blockSize) {
+    ReadAhead(NodeRef node, BlockIo io, long length, int bytesAhead, int alignment) {
         this.node = node;
         this.io = io;
         this.length = length;
-        this.window = windowSize(bytesAhead, blockSize);
+        this.window = windowSize(bytesAhead, alignment);
         this.depth = Math.max(2, Math.min(MAX_WINDOWS, bytesAhead / window));
     }
 
-    /** The largest power of two that is at most half the read-ahead and divides the block size. */
-    static int windowSize(int bytesAhead, int blockSize) {
+    /** The largest power of two that is at most half the read-ahead and divides the block alignment. */
+    static int windowSize(int bytesAhead, int alignment) {
         int w = Integer.highestOneBit(Math.max(4096, bytesAhead / 2));
-        while (w > 4096 && blockSize % w != 0) {
+        while (w > 4096 && alignment % w != 0) {
             w >>= 1;
         }
-        return Math.min(w, blockSize);
+        return Math.min(w, alignment);
     }
 
     int window() {

@@ -117,7 +117,7 @@ final class BlockMap {
         if (old.copyCount() > 1) {
             return dropCopy(n, index, old, unreachableServer);
         }
-        if (n.inline == null && index * blockSize < n.length) {
+        if (n.inline == null && n.layout(blockSize).start(index) < n.length) {
             throw new CreelException(ErrorCode.UNAVAILABLE, n.path() + ": block " + index + " holds published bytes "
                     + "on storage server " + old.server().address() + ", which the writer cannot reach; it cannot move");
         }
@@ -194,7 +194,7 @@ final class BlockMap {
      * they need no reuse delay.
      */
     void trim(DataNode n) {
-        long keep = n.inline != null ? 0 : (n.length + blockSize - 1) / blockSize;
+        long keep = n.inline != null ? 0 : n.layout(blockSize).blocksFor(n.length);
         if (n.blockCount() > keep) {
             allocator.freeUnpublished(n.truncateBlocks((int) keep));
             log.get().trimmed(n.id, (int) keep);

@@ -1,5 +1,6 @@
 package io.creel.namenode.namespace;
 
+import io.creel.common.namespace.BlockLayout;
 import io.creel.common.namespace.NodeType;
 
 /**
@@ -35,6 +36,14 @@ final class DataNode extends Node {
     @Override
     boolean leased() {
         return lease != null;
+    }
+
+    /**
+     * How this node's bytes map to its blocks, in a cluster of {@code blockSize}-byte blocks: the one
+     * place the namenode asks it. Every node's layout is uniform today.
+     */
+    BlockLayout layout(long blockSize) {
+        return BlockLayout.uniform(blockSize);
     }
 
     /** The lease's value, or 0 when none is held. */

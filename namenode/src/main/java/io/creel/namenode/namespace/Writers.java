@@ -62,7 +62,7 @@ final class Writers {
         if (data != null) {
             inline.check(n, data);
         } else {
-            long capacity = n.blockCount() * blockSize;
+            long capacity = n.layout(blockSize).capacity(n.blockCount());
             if (length > capacity) {
                 throw new CreelException(ErrorCode.INVALID_ARGUMENT, n.path() + ": length " + length
                         + " exceeds the " + n.blockCount() + " allocated blocks (" + capacity + " bytes); map blocks first");
