@@ -18,10 +18,15 @@ import io.creel.common.protocol.Expiry;
  * @param expiry        whether the node goes away by itself once this client is gone ({@link Expiry}):
  *                      {@link Expiry#NONE} (the default), bound to this client's session, or with a
  *                      time to live counted from this client's last heartbeat
+ * @param sizeHint      for a File or KeyValue: the bytes it is expected to hold, or 0 when unknown. The
+ *                      namenode sizes its first block by it (the smallest size class that holds it:
+ *                      a 16 KiB value then costs about 16 KiB of storage, not a whole block); a
+ *                      node that outgrows it goes on in whole blocks, so a wrong hint costs space,
+ *                      never correctness. Unknown means {@code creel.namenode.first.block.size}.
  */
 public record CreateOptions(String storageClass, String locationClass, boolean enumerable, int replication,
-                            Expiry expiry) {
-    private static final CreateOptions DEFAULTS = new CreateOptions("", "", true, 0, Expiry.NONE);
+                            Expiry expiry, long sizeHint) {
+    private static final CreateOptions DEFAULTS = new CreateOptions("", "", true, 0, Expiry.NONE, 0);
 
     public CreateOptions {
         storageClass = storageClass == null ? "" : storageClass;
@@ -31,6 +36,15 @@ public record CreateOptions(String storageClass, String locationClass, boolean e
                     + BlockLocation.MAX_COPIES + " copies");
         }
         expiry = expiry == null ? Expiry.NONE : expiry;
+        if (sizeHint < 0) {
+            throw new IllegalArgumentException("size hint " + sizeHint + ": 0 (unknown) or the bytes expected");
+        }
+    }
+
+    /** No size hint. */
+    public CreateOptions(String storageClass, String locationClass, boolean enumerable, int replication,
+                         Expiry expiry) {
+        this(storageClass, locationClass, enumerable, replication, expiry, 0);
     }
 
     /** Placement and enumerability; replication inherited, no expiry. */
@@ -49,20 +63,20 @@ public record CreateOptions(String storageClass, String locationClass, boolean e
     }
 
     public CreateOptions withStorageClass(String c) {
-        return new CreateOptions(c, locationClass, enumerable, replication, expiry);
+        return new CreateOptions(c, locationClass, enumerable, replication, expiry, sizeHint);
     }
 
     public CreateOptions withLocationClass(String host) {
-        return new CreateOptions(storageClass, host, enumerable, replication, expiry);
+        return new CreateOptions(storageClass, host, enumerable, replication, expiry, sizeHint);
     }
 
     public CreateOptions withEnumerable(boolean e) {
-        return new CreateOptions(storageClass, locationClass, e, replication, expiry);
+        return new CreateOptions(storageClass, locationClass, e, replication, expiry, sizeHint);
     }
 
     /** Each block kept on {@code copies} storage servers of different hosts (0: inherit). */
     public CreateOptions withReplication(int copies) {
-        return new CreateOptions(storageClass, locationClass, enumerable, copies, expiry);
+        return new CreateOptions(storageClass, locationClass, enumerable, copies, expiry, sizeHint);
     }
 
     /**
@@ -75,6 +89,11 @@ public record CreateOptions(String storageClass, String locationClass, boolean e
      * {@link CreelClient#handOver} gives the node to another client or makes it permanent.
      */
     public CreateOptions withExpiry(Expiry e) {
-        return new CreateOptions(storageClass, locationClass, enumerable, replication, e);
+        return new CreateOptions(storageClass, locationClass, enumerable, replication, e, sizeHint);
+    }
+
+    /** A File or KeyValue expected to hold {@code bytes} (0: unknown); see {@link #sizeHint}. */
+    public CreateOptions withSizeHint(long bytes) {
+        return new CreateOptions(storageClass, locationClass, enumerable, replication, expiry, bytes);
     }
 }

@@ -103,7 +103,7 @@ public final class CreelClient implements AutoCloseable {
             int copies = options.replication() != 0 || type != NodeType.FILE && type != NodeType.KEYVALUE
                     ? options.replication() : conf.get(ClientKeys.REPLICATION);
             CreateRequest req = new CreateRequest(p.toString(), type, options.storageClass(), options.locationClass(),
-                    options.enumerable(), null, copies, options.expiry());
+                    options.enumerable(), null, copies, options.expiry(), options.sizeHint());
             if (options.expiry().expires()) {
                 // Before the create: a beat must not wait for the reply, or a slow create could eat the grace.
                 heartbeats.keepAlive(partition);
@@ -187,7 +187,7 @@ public final class CreelClient implements AutoCloseable {
 
     /** A handle for the node an open reply describes; remembers the first block's location it brought. */
     CreelNode node(String path, int partition, OpenReply r) {
-        NodeRef ref = new NodeRef(partition, r.node().id(), path);
+        NodeRef ref = new NodeRef(partition, r.node().id(), path, r.node().firstBlockSize());
         BlockLayout layout = blockIo.layout(ref);
         long length = r.node().length();
         if (r.lease() != 0 && layout.offsetInBlock(length) != 0) {
@@ -318,7 +318,8 @@ public final class CreelClient implements AutoCloseable {
             int partition = router.partitionOf(p);
             int limit = router.inlineLimit(partition);
             if (src.remaining() > (limit < 0 ? Wire.MAX_INLINE_BYTES : limit)) {
-                return create(path, NodeType.KEYVALUE).thenCompose(node -> writeValue(node, src));
+                return create(path, NodeType.KEYVALUE, CreateOptions.defaults().withSizeHint(src.remaining()))
+                        .thenCompose(node -> writeValue(node, src));
             }
             byte[] bytes = new byte[src.remaining()];
             src.duplicate().get(bytes);

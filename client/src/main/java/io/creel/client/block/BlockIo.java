@@ -41,10 +41,12 @@ public final class BlockIo {
 
     /**
      * How {@code node}'s bytes map to its blocks: every offset-to-block computation of the client
-     * goes through it. Every node's layout is uniform today ({@link BlockLayout#uniform}).
+     * goes through it. Block 0 may be a size class's, shorter than a block ({@link NodeRef#firstBlockSize});
+     * the namenode never changes it while the node has blocks.
      */
     public BlockLayout layout(NodeRef node) {
-        return layout;
+        int first = node.firstBlockSize();
+        return first == 0 || first >= layout.blockSize() ? layout : new BlockLayout(first, layout.blockSize());
     }
 
     public BlockLocationCache cache() {

@@ -24,11 +24,31 @@ import java.util.Objects;
  *                      from the parent (else the storage class's factor)
  * @param expiry        whether and when the node goes away with its creator ({@link Expiry}; not
  *                      for a KeyValue, which each put replaces)
+ * @param sizeHint      the bytes the File or KeyValue is expected to hold, or 0 when unknown: the
+ *                      namenode sizes its first block by it (a block of a size class, see
+ *                      {@code creel.namenode.first.block.size}). Only space depends on it: a node that
+ *                      outgrows its first block goes on in whole blocks. Sent last and read only when
+ *                      present, so a request without it still decodes.
  */
 public record CreateRequest(String path, NodeType type, String storageClass, String locationClass,
-                            boolean enumerable, byte[] value, int replication, Expiry expiry) implements Message {
+                            boolean enumerable, byte[] value, int replication, Expiry expiry, long sizeHint)
+        implements Message {
     public CreateRequest {
         expiry = expiry == null ? Expiry.NONE : expiry;
+        if (sizeHint < 0) {
+            throw new IllegalArgumentException("size hint must not be negative: " + sizeHint);
+        }
+    }
+
+    /** A create without a size hint. */
+    public CreateRequest(String path, NodeType type, String storageClass, String locationClass, boolean enumerable,
+                         byte[] value, int replication, Expiry expiry) {
+        this(path, type, storageClass, locationClass, enumerable, value, replication, expiry, 0);
+    }
+
+    /** This create with {@code bytes} as its size hint. */
+    public CreateRequest withSizeHint(long bytes) {
+        return new CreateRequest(path, type, storageClass, locationClass, enumerable, value, replication, expiry, bytes);
     }
 
     /** A create without a value. */
@@ -64,6 +84,7 @@ public record CreateRequest(String path, NodeType type, String storageClass, Str
         Wire.writeOptionalBytes(out, value);
         out.writeByte(replication);
         expiry.encode(out);
+        out.writeLong(sizeHint);
     }
 
     public static CreateRequest decode(ByteBuf in) {
@@ -78,7 +99,7 @@ public record CreateRequest(String path, NodeType type, String storageClass, Str
         CreateRequest r = new CreateRequest(path, type, Wire.readString(in, "create.class"),
                 Wire.readString(in, "create.location"), Wire.readBoolean(in, "create.enumerable"),
                 Wire.readOptionalBytes(in, "create.value"), Wire.readByte(in, "create.replication"),
-                Expiry.decode(in, "create.expiry"));
+                Expiry.decode(in, "create.expiry"), in.isReadable() ? Wire.readNonNegativeLong(in, "create.sizeHint") : 0);
         Wire.expectEnd(in, "create request");
         if (r.replication < 0 || r.replication > BlockLocation.MAX_COPIES) {
             throw new ProtocolException("create.replication: " + r.replication + " copies; 0 (inherit) to "
@@ -92,7 +113,7 @@ public record CreateRequest(String path, NodeType type, String storageClass, Str
         return o instanceof CreateRequest r && r.path.equals(path) && r.type == type
                 && r.storageClass.equals(storageClass) && r.locationClass.equals(locationClass)
                 && r.enumerable == enumerable && Arrays.equals(r.value, value) && r.replication == replication
-                && r.expiry.equals(expiry);
+                && r.expiry.equals(expiry) && r.sizeHint == sizeHint;
     }
 
     @Override
@@ -105,6 +126,6 @@ public record CreateRequest(String path, NodeType type, String storageClass, Str
         return "CreateRequest[" + path + ", " + type + ", class=" + storageClass + ", location=" + locationClass
                 + ", enumerable=" + enumerable + (replication == 0 ? "" : ", replication=" + replication)
                 + (value == null ? "" : ", value of " + value.length + " bytes")
-                + (expiry.expires() ? ", expiry=" + expiry : "") + "]";
+                + (expiry.expires() ? ", expiry=" + expiry : "") + (sizeHint == 0 ? "" : ", sizeHint=" + sizeHint) + "]";
     }
 }

@@ -71,7 +71,7 @@ final class Creates {
         if (req.type() == NodeType.KEYVALUE) {
             DataNode v = new DataNode(nodes.nextId(), NodeType.KEYVALUE, name, parent, placement, now,
                     Node.State.PENDING);
-            return versions.create(v, req.value(), owner, request);
+            return versions.create(v, req.value(), req.sizeHint(), owner, request);
         }
         Node existing = parent.child(name);
         if (existing != null) {
@@ -81,7 +81,7 @@ final class Creates {
         Node n;
         if (req.type() == NodeType.FILE) {
             DataNode f = new DataNode(nodes.nextId(), NodeType.FILE, name, parent, placement, now, Node.State.LIVE);
-            f.addBlock(blocks.allocate(f));
+            f.addBlock(blocks.allocateFirst(f, req.sizeHint()));
             n = f;
         } else {
             boolean enumerable = req.type() != NodeType.TABLE || req.enumerable();
