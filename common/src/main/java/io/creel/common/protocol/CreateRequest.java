@@ -27,8 +27,7 @@ import java.util.Objects;
  * @param sizeHint      the bytes the File or KeyValue is expected to hold, or 0 when unknown: the
  *                      namenode sizes its first block by it (a block of a size class, see
  *                      {@code creel.namenode.first.block.size}). Only space depends on it: a node that
- *                      outgrows its first block goes on in whole blocks. Sent last and read only when
- *                      present, so a request without it still decodes.
+ *                      outgrows its first block goes on in whole blocks.
  */
 public record CreateRequest(String path, NodeType type, String storageClass, String locationClass,
                             boolean enumerable, byte[] value, int replication, Expiry expiry, long sizeHint)
@@ -99,7 +98,7 @@ public record CreateRequest(String path, NodeType type, String storageClass, Str
         CreateRequest r = new CreateRequest(path, type, Wire.readString(in, "create.class"),
                 Wire.readString(in, "create.location"), Wire.readBoolean(in, "create.enumerable"),
                 Wire.readOptionalBytes(in, "create.value"), Wire.readByte(in, "create.replication"),
-                Expiry.decode(in, "create.expiry"), in.isReadable() ? Wire.readNonNegativeLong(in, "create.sizeHint") : 0);
+                Expiry.decode(in, "create.expiry"), Wire.readNonNegativeLong(in, "create.sizeHint"));
         Wire.expectEnd(in, "create request");
         if (r.replication < 0 || r.replication > BlockLocation.MAX_COPIES) {
             throw new ProtocolException("create.replication: " + r.replication + " copies; 0 (inherit) to "
