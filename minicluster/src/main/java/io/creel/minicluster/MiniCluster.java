@@ -195,6 +195,7 @@ public final class MiniCluster implements AutoCloseable {
         private Path dramDir;
         private Path diskDir;
         private final List<Long> sizeClasses = new ArrayList<>();
+        private long sizeClassDram = -1;
         private boolean temporaryDirectories;
         private final Map<String, String> settings = new LinkedHashMap<>();
 
@@ -264,6 +265,12 @@ public final class MiniCluster implements AutoCloseable {
             return this;
         }
 
+        /** Bytes of each size-class server (default: those of a DRAM server, {@link #dram}). */
+        public Builder sizeClassDram(long bytes) {
+            this.sizeClassDram = bytes;
+            return this;
+        }
+
         /** Directory for DRAM region files (default: {@code creel.storage.dram.path}). */
         public Builder dramDir(Path dir) {
             this.dramDir = dir;
@@ -330,7 +337,11 @@ public final class MiniCluster implements AutoCloseable {
                 for (long size : sizeClasses) {
                     for (int i = 0; i < dramServers; i++) {
                         CreelConf c = serverConf(clusterConf, "dram", i, i, "dram-" + (size >> 10) + "k-");
-                        cluster.serverStarts.add(new ServerStart("dram", c.with(StorageKeys.BLOCK_SIZE, Long.toString(size))));
+                        c = c.with(StorageKeys.BLOCK_SIZE, Long.toString(size));
+                        if (sizeClassDram >= 0) {
+                            c = c.with(LocalTierKeys.DRAM_SIZE, Long.toString(sizeClassDram));
+                        }
+                        cluster.serverStarts.add(new ServerStart("dram", c));
                     }
                 }
                 for (ServerStart how : cluster.serverStarts) {
