@@ -123,8 +123,7 @@ public final class DirectReader {
             return null;
         }
         if (ahead == null) {
-            ahead = new ReadAhead(node, io, length, readAhead,
-                    (int) Math.min(Integer.MAX_VALUE, io.layout(node).alignment()));
+            ahead = new ReadAhead(node, io, length, readAhead, (int) io.blockSize());
         }
         return ahead.suits(n) ? ahead : null;
     }

@@ -42,24 +42,26 @@ final class ReadAhead {
 
     /**
      * @param bytesAhead how far ahead to read, at least two windows' worth
-     * @param alignment  the node's block alignment ({@code BlockLayout.alignment}): every block starts
-     *                   at a multiple of it, so a window of a divisor of it never crosses a block boundary
+     * @param blockSize  the cluster's block size; a window divides it, so it never crosses a boundary of
+     *                   whole blocks. A node whose first block is a size class's has its boundaries
+     *                   shifted by that block: a window may then span two blocks, which {@link BlockIo}
+     *                   reads as two pieces (cheaper than windows as small as that first block)
      */
-    ReadAhead(NodeRef node, BlockIo io, long length, int bytesAhead, int alignment) {
+    ReadAhead(NodeRef node, BlockIo io, long length, int bytesAhead, int blockSize) {
         this.node = node;
         this.io = io;
         this.length = length;
-        this.window = windowSize(bytesAhead, alignment);
+        this.window = windowSize(bytesAhead, blockSize);
         this.depth = Math.max(2, Math.min(MAX_WINDOWS, bytesAhead / window));
     }
 
-    /** The largest power of two that is at most half the read-ahead and divides the block alignment. */
-    static int windowSize(int bytesAhead, int alignment) {
+    /** The largest power of two that is at most half the read-ahead and divides the block size. */
+    static int windowSize(int bytesAhead, int blockSize) {
         int w = Integer.highestOneBit(Math.max(4096, bytesAhead / 2));
-        while (w > 4096 && alignment % w != 0) {
+        while (w > 4096 && blockSize % w != 0) {
             w >>= 1;
         }
-        return Math.min(w, alignment);
+        return Math.min(w, blockSize);
     }
 
     int window() {

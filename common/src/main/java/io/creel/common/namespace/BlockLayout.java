@@ -7,10 +7,9 @@ package io.creel.common.namespace;
  *
  * <p>A layout is a first block of {@code firstBlockSize} bytes followed by blocks of
  * {@code blockSize} bytes each ({@code creel.block.size}): block 0 covers {@code [0, first)} and
- * block {@code i > 0} covers {@code [first + (i-1)·size, first + i·size)}. Today every node's
- * first block is a whole block ({@link #uniform}); a shorter first block is the shape sub-block
- * storage gives small Files and KeyValues (see "Values between 4 KiB and a block" in
- * {@code docs/architecture.md}), and this arithmetic is already exact for it.
+ * block {@code i > 0} covers {@code [first + (i-1)·size, first + i·size)}. A node whose block 0 is
+ * a whole block has the {@link #uniform} layout; a shorter one is a size class's (see "Values
+ * between 4 KiB and a block" in {@code docs/architecture.md}).
  *
  * @param firstBlockSize bytes of block 0, at least 1 and at most {@code blockSize}
  * @param blockSize      bytes of every later block, at least 1
@@ -70,21 +69,6 @@ public record BlockLayout(long firstBlockSize, long blockSize) {
     public long remainingInBlock(long position) {
         long index = blockOf(position);
         return start(index) + size(index) - position;
-    }
-
-    /**
-     * The largest size every block starts at a multiple of and every block's size is a multiple of
-     * (the greatest common divisor of the two sizes): windows of a divisor of it never cross a block.
-     */
-    public long alignment() {
-        long a = firstBlockSize;
-        long b = blockSize;
-        while (b != 0) {
-            long t = a % b;
-            a = b;
-            b = t;
-        }
-        return a;
     }
 
     private static void checkPosition(long position) {

@@ -47,18 +47,6 @@ class BlockLayoutTest {
     }
 
     @Test
-    void alignmentDividesEveryBlockStartAndSize() {
-        assertEquals(MIB, BlockLayout.uniform(MIB).alignment());
-        assertEquals(64 << 10, new BlockLayout(64 << 10, MIB).alignment());
-        BlockLayout odd = new BlockLayout(3 * 8192, 5 * 8192);
-        assertEquals(8192, odd.alignment());
-        for (long i = 0; i < 10; i++) {
-            assertEquals(0, odd.start(i) % odd.alignment());
-            assertEquals(0, odd.size(i) % odd.alignment());
-        }
-    }
-
-    @Test
     void everyPositionLiesInsideTheBlockItMapsTo() {
         BlockLayout l = new BlockLayout(16 << 10, 256 << 10);
         for (long pos = 0; pos < 3 << 20; pos += 4093) {

@@ -199,6 +199,30 @@ class SizeClassesTest {
     }
 
     @Test
+    void aReplacedSmallValueIsSwappedWhole() throws Exception {
+        int size = 12 * KIB;
+        try (Clusters.Running running = Clusters.start(b -> b.dram(32L * MIB).servers(1, 0).sizeClasses(16 * KIB));
+             CreelClient client = CreelClient.connect(running.cluster.clientConf())) {
+            client.create("/t", NodeType.TABLE).join();
+            client.putValue("/t", "k", ByteBuffer.wrap(TestData.bytes(21, 0, size))).join();
+            CreelNode old = client.lookup("/t/k").join();
+            assertEquals(16 * KIB, client.blockLocations(old, 0, 1).join().get(0).server().blockSize());
+            // A new version is written while the old one is readable; the commit swaps them at once.
+            CreelNode next = client.create("/t/k", NodeType.KEYVALUE,
+                    CreateOptions.defaults().withSizeHint(size)).join();
+            DirectWriter w = next.writer();
+            w.write(ByteBuffer.wrap(TestData.bytes(22, 0, size))).join();
+            TestData.verify(client.getValue("/t", "k").join(), 21, 0, "the old value until the commit");
+            w.close().join();
+            TestData.verify(client.getValue("/t", "k").join(), 22, 0, "the new value after the commit");
+            ByteBuffer viaOld = ByteBuffer.allocate(size);
+            assertEquals(size, old.read(0, viaOld).join(), "a reader of the old version reads it whole");
+            viaOld.flip();
+            TestData.verify(viaOld, 21, 0, "the old version through its handle");
+        }
+    }
+
+    @Test
     void aReplicatedSmallBlockHasCopiesOfItsSizeOnOtherHosts() throws Exception {
         try (Clusters.Running running = Clusters.start(b -> b.dram(32L * MIB).servers(2, 0).hosts(2)
                 .sizeClasses(64 * KIB));
@@ -219,6 +243,44 @@ class SizeClassesTest {
             client.lookup("/copied").join().read(0, got).join();
             got.flip();
             TestData.verify(got, 3, 0, "/copied");
+        }
+    }
+
+    /** A decommissioned size-class server's copies are made again on a server of their size before it leaves. */
+    @Test
+    void theRepairCopiesASmallBlockToAServerOfItsSize() throws Exception {
+        try (Clusters.Running running = Clusters.start(b -> b.dram(16L * MIB).servers(3, 0).hosts(3)
+                .sizeClasses(64 * KIB).set("creel.storage.heartbeat.interval", "100ms")
+                .set(NamenodeKeys.REUSE_DELAY, "200ms"));
+             CreelClient client = CreelClient.connect(running.cluster.clientConf()
+                     .with(LocalTierKeys.LOCAL_ACCESS, "false"))) {
+            CreelNode n = client.create("/repaired", NodeType.FILE, CreateOptions.defaults().withReplication(2)).join();
+            DirectWriter w = n.writer();
+            w.write(ByteBuffer.wrap(TestData.bytes(5, 0, 60 * KIB))).join();
+            w.close().join();
+            BlockLocation before = client.blockLocations(client.lookup("/repaired").join(), 0, 1).join().get(0);
+            String leaving = before.server().address();
+            assertEquals(64 * KIB, before.server().blockSize());
+            client.decommission(leaving).join();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (client.status().join().stream().flatMap(r -> r.servers().stream())
+                    .noneMatch(s -> s.server().address().equals(leaving) && s.state().equals("decommissioned"))) {
+                assertTrue(System.nanoTime() < deadline, "the size-class server " + leaving + " is decommissioned");
+                Thread.sleep(50);
+            }
+            try (CreelClient fresh = CreelClient.connect(running.cluster.clientConf()
+                    .with(LocalTierKeys.LOCAL_ACCESS, "false"))) {
+                BlockLocation after = fresh.blockLocations(fresh.lookup("/repaired").join(), 0, 1).join().get(0);
+                assertEquals(2, after.copyCount(), "the factor is kept: " + after);
+                for (BlockLocation c : after.copies()) {
+                    assertEquals(64 * KIB, c.server().blockSize(), "a copy of the size of the block: " + after);
+                    assertTrue(!c.server().address().equals(leaving), "no copy on the leaving server: " + after);
+                }
+                ByteBuffer got = ByteBuffer.allocate(60 * KIB);
+                fresh.lookup("/repaired").join().read(0, got).join();
+                got.flip();
+                TestData.verify(got, 5, 0, "/repaired after the repair");
+            }
         }
     }
 

@@ -32,10 +32,7 @@ public final class BlockAllocator {
     /** Retired blocks in retirement order; with one fixed delay that is also release order. */
     private final ArrayDeque<Retired> retiring = new ArrayDeque<>();
     private long lastTag;
-    /**
-     * Told the class (and block size: 0 for whole blocks, else a size class's) whose granted free
-     * blocks run low, so more regions are asked for early.
-     */
+    /** Told the class and block size (0: whole) whose granted free blocks run low, to ask for regions early. */
     private java.util.function.BiConsumer<String, Integer> lowOnBlocks = (cls, size) -> { };
 
     private ReplicationFactors factors = ReplicationFactors.NONE;
@@ -232,9 +229,13 @@ public final class BlockAllocator {
      */
     public synchronized BlockCopy allocateCopy(String storageClass, List<BlockCopy> existing, Set<Integer> avoid,
                                                int wanted, long tag) {
+        return allocateCopy(storageClass, existing, avoid, wanted, tag, (int) registry.blockSize());
+    }
+
+    /** {@link #allocateCopy(String, List, Set, int, long)} of a block of {@code size} bytes (a size class's). */
+    public synchronized BlockCopy allocateCopy(String storageClass, List<BlockCopy> existing, Set<Integer> avoid,
+                                               int wanted, long tag, int size) {
         releaseDue();
-        // Every copy of a block is as long as its first: a size class's copies are of that size class.
-        int size = existing.get(0).server().blockSize();
         int start = classes.indexOf(storageClass);
         if (start < 0) {
             throw new CreelException(ErrorCode.INVALID_ARGUMENT, "unknown storage class '" + storageClass + "'");
@@ -369,7 +370,7 @@ public final class BlockAllocator {
         }
         try {
             while (taken.size() < copies) {
-                taken.add(allocateCopy(storageClass, taken, avoid, copies, taken.get(0).tag()));
+                taken.add(allocateCopy(storageClass, taken, avoid, copies, taken.get(0).tag(), size));
             }
         } catch (CreelException e) {
             freeUnpublishedCopies(taken);

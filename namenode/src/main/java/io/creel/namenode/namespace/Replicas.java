@@ -116,7 +116,7 @@ final class Replicas {
             for (int i = 0; i < t.missing(); i++) {
                 List<BlockCopy> placed = new ArrayList<>(existing);
                 placed.addAll(taken);
-                taken.add(allocator.allocateCopy(cls, placed, Set.of(), want, 0));
+                taken.add(allocator.allocateCopy(cls, placed, Set.of(), want, 0, b.server().blockSize()));
             }
         } catch (RuntimeException e) {
             allocator.freeUnpublishedCopies(taken);
