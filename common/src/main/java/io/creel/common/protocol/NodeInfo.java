@@ -1,5 +1,6 @@
 package io.creel.common.protocol;
 
+import io.creel.common.namespace.BlockLayout;
 import io.creel.common.namespace.NodeType;
 import io.netty.buffer.ByteBuf;
 
@@ -18,10 +19,21 @@ import io.netty.buffer.ByteBuf;
  * @param replication    copies of each block as set on the node or its nearest ancestor that sets
  *                       one; 0 when none does (its storage class's factor applies)
  * @param expiry         the node's owner and grace if it expires by itself ({@link Expiry}), else {@code null}
+ * @param firstBlockSize bytes of the node's block 0 (0 when it has none): shorter than
+ *                       {@code creel.block.size} when block 0 is a block of a size class. Every later
+ *                       block is a whole one; see {@link #layout}
  */
 public record NodeInfo(long id, NodeType type, long length, String storageClass, String locationClass,
-                       boolean enumerable, long modifiedMillis, boolean writing, int replication, NodeExpiry expiry)
+                       boolean enumerable, long modifiedMillis, boolean writing, int replication, NodeExpiry expiry,
+                       int firstBlockSize)
         implements Message {
+    /** A node whose first block, if any, is a whole block. */
+    public NodeInfo(long id, NodeType type, long length, String storageClass, String locationClass,
+                    boolean enumerable, long modifiedMillis, boolean writing, int replication, NodeExpiry expiry) {
+        this(id, type, length, storageClass, locationClass, enumerable, modifiedMillis, writing, replication, expiry,
+                0);
+    }
+
     /** A node that does not expire, whose replication is not set on it or any ancestor. */
     public NodeInfo(long id, NodeType type, long length, String storageClass, String locationClass,
                     boolean enumerable, long modifiedMillis, boolean writing) {
@@ -37,7 +49,13 @@ public record NodeInfo(long id, NodeType type, long length, String storageClass,
     /** This node with {@code e} as its expiry. */
     public NodeInfo withExpiry(NodeExpiry e) {
         return new NodeInfo(id, type, length, storageClass, locationClass, enumerable, modifiedMillis, writing,
-                replication, e);
+                replication, e, firstBlockSize);
+    }
+
+    /** How this node's bytes map to its blocks in a cluster of {@code blockSize}-byte blocks. */
+    public BlockLayout layout(long blockSize) {
+        return firstBlockSize == 0 || firstBlockSize >= blockSize ? BlockLayout.uniform(blockSize)
+                : new BlockLayout(firstBlockSize, blockSize);
     }
 
     @Override
@@ -55,6 +73,7 @@ public record NodeInfo(long id, NodeType type, long length, String storageClass,
         if (expiry != null) {
             expiry.encode(out);
         }
+        out.writeInt(firstBlockSize);
     }
 
     public static NodeInfo decode(ByteBuf in) {
@@ -70,6 +89,7 @@ public record NodeInfo(long id, NodeType type, long length, String storageClass,
                 Wire.readString(in, "node.storageClass"), Wire.readString(in, "node.locationClass"),
                 Wire.readBoolean(in, "node.enumerable"), Wire.readLong(in, "node.modified"),
                 Wire.readBoolean(in, "node.writing"), Wire.readByte(in, "node.replication"),
-                Wire.readBoolean(in, "node.expires") ? NodeExpiry.decode(in) : null);
+                Wire.readBoolean(in, "node.expires") ? NodeExpiry.decode(in) : null,
+                Wire.readInt(in, "node.firstBlockSize", 0, 1 << 30));
     }
 }
