@@ -274,10 +274,11 @@ class ReplicationTest {
             assertEquals(2L * BLOCK, a.close().join().length());
             try (CreelClient reader = remoteClient(cluster)) {
                 CreelNode n = reader.lookup("/cached").join();
-                // The copy the writer could not reach left block 1: it lacks the appended bytes.
+                // The copy the writer could not reach left block 1: it lacks the appended bytes. (Once the
+                // writer closed, the repair may already have made a new copy elsewhere: never on server 0.)
                 BlockLocation after = reader.blockLocations(n, 0, n.length()).join().get(1);
-                assertEquals(1, after.copyCount(), after.toString());
-                assertNotEquals(zero, after.server().address(), after.toString());
+                assertTrue(after.copies().stream().noneMatch(c -> c.server().address().equals(zero)),
+                        after.toString());
                 ByteBuffer back = ByteBuffer.allocate(2 * BLOCK);
                 assertEquals(2 * BLOCK, (int) n.read(0, back).join());
                 TestData.verify(back.flip(), 5, 0, "/cached");
