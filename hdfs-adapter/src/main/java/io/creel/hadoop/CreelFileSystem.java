@@ -55,9 +55,11 @@ import org.apache.hadoop.util.Progressable;
  * <p>Node types map as follows: a Directory, Bag or Table is a directory; a File or KeyValue is a
  * file. Files can be created in Directories and Bags; a Table accepts no Files (it holds
  * KeyValues only, written through Creel's own API), so creating a file in it fails with the
- * namenode's rule as the message. Permissions are not kept: every path reports the current user as
- * owner and group, {@code rwxrwxrwx} for directories and {@code rw-rw-rw-} for files, and
- * setPermission/setOwner are accepted and ignored.
+ * namenode's rule as the message. Permissions: where the namenode enforces them (a cluster with a
+ * secret), a {@link FileStatus} shows the node's owner, group and mode, {@code setPermission} and
+ * {@code setOwner} change them, and a refusal is an {@link org.apache.hadoop.security.AccessControlException};
+ * elsewhere every path reports the current user as owner and group, {@code rwxrwxrwx} for
+ * directories and {@code rw-rw-rw-} for files, and setPermission/setOwner are accepted and ignored.
  *
  * <p>Rename follows HDFS: into an existing directory it moves under it; onto an existing file,
  * from a missing source, or to a missing parent it returns false.
@@ -188,8 +190,12 @@ public class CreelFileSystem extends FileSystem {
     private FileStatus status(String path, NodeInfo n) {
         boolean dir = n.type().isContainer();
         short copies = n.replication() > 0 ? (short) n.replication() : getDefaultReplication();
+        io.creel.common.protocol.NodeAccess a = n.access();
+        FsPermission permission = a != null ? new FsPermission((short) a.mode())
+                : dir ? DIRECTORY_PERMISSION : FILE_PERMISSION;
         return new FileStatus(dir ? 0 : n.length(), dir, dir ? 0 : copies, dir ? 0 : blockSize, n.modifiedMillis(),
-                n.modifiedMillis(), dir ? DIRECTORY_PERMISSION : FILE_PERMISSION, user, user, qualify(path));
+                n.modifiedMillis(), permission, a != null ? a.owner() : user, a != null ? a.group() : user,
+                qualify(path));
     }
 
     private <T> T await(CompletableFuture<T> f, String what) throws IOException {
@@ -533,6 +539,35 @@ public class CreelFileSystem extends FileSystem {
                  CommonPathCapabilities.FS_SYMLINKS, CommonPathCapabilities.FS_PATHHANDLES -> false;
             default -> super.hasPathCapability(path, capability);
         };
+    }
+
+    /** The node's mode (its read and write bits are enforced); ignored where the namenode keeps no permissions. */
+    @Override
+    public void setPermission(Path p, FsPermission permission) throws IOException {
+        String path = creelPath(p);
+        setAccess(path, "", "", permission.toShort() & io.creel.common.protocol.NodeAccess.ALL, "setPermission");
+    }
+
+    /**
+     * The node's owner (administrators only) and group; {@code null} keeps either. Ignored where the
+     * namenode keeps no permissions.
+     */
+    @Override
+    public void setOwner(Path p, String username, String groupname) throws IOException {
+        String path = creelPath(p);
+        setAccess(path, username == null ? "" : username, groupname == null ? "" : groupname,
+                io.creel.common.protocol.SetAccessRequest.KEEP, "setOwner");
+    }
+
+    private void setAccess(String path, String owner, String group, int mode, String what) throws IOException {
+        try {
+            io.creel.client.Futures.await(client.setAccess(path, owner, group, mode), timeout, what + " " + path);
+        } catch (CreelException e) {
+            if (e.code() != io.creel.common.error.ErrorCode.UNSUPPORTED) {
+                throw HadoopErrors.toIOException(e);
+            }
+            // A namenode without permissions: as HDFS with dfs.permissions.enabled=false, nothing to change.
+        }
     }
 
     /** Creel keeps no access or modification times that a caller could set. */

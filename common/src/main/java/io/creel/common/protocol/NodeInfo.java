@@ -18,10 +18,20 @@ import io.netty.buffer.ByteBuf;
  * @param replication    copies of each block as set on the node or its nearest ancestor that sets
  *                       one; 0 when none does (its storage class's factor applies)
  * @param expiry         the node's owner and grace if it expires by itself ({@link Expiry}), else {@code null}
+ * @param access         the node's owner, group and mode when the namenode enforces permissions, else
+ *                       {@code null} (everyone may do anything)
  */
 public record NodeInfo(long id, NodeType type, long length, String storageClass, String locationClass,
-                       boolean enumerable, long modifiedMillis, boolean writing, int replication, NodeExpiry expiry)
+                       boolean enumerable, long modifiedMillis, boolean writing, int replication, NodeExpiry expiry,
+                       NodeAccess access)
         implements Message {
+    /** A node without permissions (a namenode that does not enforce them). */
+    public NodeInfo(long id, NodeType type, long length, String storageClass, String locationClass,
+                    boolean enumerable, long modifiedMillis, boolean writing, int replication, NodeExpiry expiry) {
+        this(id, type, length, storageClass, locationClass, enumerable, modifiedMillis, writing, replication, expiry,
+                null);
+    }
+
     /** A node that does not expire, whose replication is not set on it or any ancestor. */
     public NodeInfo(long id, NodeType type, long length, String storageClass, String locationClass,
                     boolean enumerable, long modifiedMillis, boolean writing) {
@@ -37,7 +47,13 @@ public record NodeInfo(long id, NodeType type, long length, String storageClass,
     /** This node with {@code e} as its expiry. */
     public NodeInfo withExpiry(NodeExpiry e) {
         return new NodeInfo(id, type, length, storageClass, locationClass, enumerable, modifiedMillis, writing,
-                replication, e);
+                replication, e, access);
+    }
+
+    /** This node with {@code a} as its owner, group and mode. */
+    public NodeInfo withAccess(NodeAccess a) {
+        return new NodeInfo(id, type, length, storageClass, locationClass, enumerable, modifiedMillis, writing,
+                replication, expiry, a);
     }
 
     @Override
@@ -55,6 +71,10 @@ public record NodeInfo(long id, NodeType type, long length, String storageClass,
         if (expiry != null) {
             expiry.encode(out);
         }
+        Wire.writeBoolean(out, access != null);
+        if (access != null) {
+            access.encode(out);
+        }
     }
 
     public static NodeInfo decode(ByteBuf in) {
@@ -70,6 +90,7 @@ public record NodeInfo(long id, NodeType type, long length, String storageClass,
                 Wire.readString(in, "node.storageClass"), Wire.readString(in, "node.locationClass"),
                 Wire.readBoolean(in, "node.enumerable"), Wire.readLong(in, "node.modified"),
                 Wire.readBoolean(in, "node.writing"), Wire.readByte(in, "node.replication"),
-                Wire.readBoolean(in, "node.expires") ? NodeExpiry.decode(in) : null);
+                Wire.readBoolean(in, "node.expires") ? NodeExpiry.decode(in) : null,
+                Wire.readBoolean(in, "node.access") ? NodeAccess.decode(in) : null);
     }
 }

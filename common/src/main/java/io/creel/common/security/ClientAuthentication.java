@@ -19,16 +19,26 @@ import java.nio.charset.StandardCharsets;
  */
 public final class ClientAuthentication {
     private final ClusterSecret secret;
+    private final Credential credential;
     private final byte[] clientNonce = Handshake.nonce();
     private byte[] serverNonce;
 
+    /** Proves the cluster secret: the cluster's own identity. */
     public ClientAuthentication(ClusterSecret secret) {
         this.secret = secret;
+        this.credential = null;
     }
 
-    /** The HELLO that opens the handshake. */
+    /** Proves {@code credential}'s identity. */
+    public ClientAuthentication(Credential credential) {
+        this.secret = credential.key();
+        this.credential = credential;
+    }
+
+    /** The HELLO that opens the handshake (naming the credential's identity, if this end has one). */
     public ByteBuf hello(ByteBufAllocator alloc) {
-        return Handshake.opening(alloc, clientNonce);
+        return credential == null ? Handshake.opening(alloc, clientNonce)
+                : Handshake.identifiedHello(alloc, clientNonce, credential);
     }
 
     /**
@@ -93,8 +103,8 @@ public final class ClientAuthentication {
         byte[] claimed = new byte[Handshake.PROOF];
         in.readBytes(claimed);
         if (!secret.verify(ClusterSecret.Role.SERVER, clientNonce, serverNonce, claimed)) {
-            throw new HandshakeFailure("the server's proof of the cluster secret is wrong (a different secret, or not "
-                    + "a Creel server of this cluster)");
+            throw new HandshakeFailure("the server's proof of the " + (credential == null ? "cluster secret"
+                    : "credential's key") + " is wrong (a different secret, or not a Creel server of this cluster)");
         }
     }
 

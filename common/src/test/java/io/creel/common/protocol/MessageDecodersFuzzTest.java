@@ -23,7 +23,8 @@ class MessageDecodersFuzzTest {
             RegionGrantReply::decode, RegionGrantRequest::decode, RegionReleaseRequest::decode,
             RegionSyncRequest::decode, RegisterReply::decode, RegisterRequest::decode, RemoveRequest::decode,
             ServerStatus::decode, StatusReply::decode, StorageServerInfo::decode, LocateRequest::decode,
-            LocateReply::decode, HandOverRequest::decode, SessionBeatReply::decode);
+            LocateReply::decode, HandOverRequest::decode, SessionBeatReply::decode,
+            SetAccessRequest::decode, CredentialRecord::decode, CredentialList::decode, NameRequest::decode);
 
     @FuzzTest(maxDuration = "15s")
     void decodersRejectHostileBytesWithAProtocolError(FuzzedDataProvider data) {
