@@ -83,40 +83,48 @@ public final class Ownership {
 
     // ------------------------------------------------------------------ nodes
 
-    /** The access of the node at {@code path}, or {@code null} when there is none (the operation says why). */
-    public NodeAccess ofPath(String path) {
-        return ofDepth(path, 0);
-    }
-
-    /** The access of the container that holds {@code path}'s last component, or {@code null} (or for the root). */
-    public NodeAccess ofParent(String path) {
-        return ofDepth(path, 1);
-    }
-
-    private NodeAccess ofDepth(String pathText, int up) {
-        Utf8Path path = Utf8Path.parse(pathText);
-        if (path.depth() < up) {
-            return null;
-        }
-        synchronized (ns) {
-            try {
-                return access(ns.nodes().resolve(path, path.depth() - up));
-            } catch (CreelException e) {
-                return null; // not there: the operation itself answers NOT_FOUND and the like
-            }
-        }
-    }
-
-    /** A node found by id: its path (as it was, if retired) and access. */
+    /** A node on the way to another: its path and access. */
     public record Located(String path, NodeAccess access) {
     }
 
-    /** The node with id {@code nodeId}, or {@code null} when the id is unknown. */
-    public Located ofId(long nodeId) {
+    /**
+     * The nodes from the root down to the node at {@code pathText}, the root first: one per component
+     * that exists (so the list is shorter when the node or an ancestor is missing; the operation
+     * itself then says what is missing).
+     */
+    public List<Located> chain(String pathText) {
+        Utf8Path path = Utf8Path.parse(pathText);
+        List<Located> out = new ArrayList<>(path.depth() + 1);
+        synchronized (ns) {
+            for (int depth = 0; depth <= path.depth(); depth++) {
+                Node n;
+                try {
+                    n = ns.nodes().resolve(path, depth);
+                } catch (CreelException e) {
+                    break; // not there, or through a File
+                }
+                out.add(new Located(depth == 0 ? "/" : path.prefix(depth), access(n)));
+            }
+        }
+        return out;
+    }
+
+    /** {@link #chain} of the node with id {@code nodeId} (as it was, if retired); empty when the id is unknown. */
+    public List<Located> chainOf(long nodeId) {
         synchronized (ns) {
             Node n = ns.nodes().get(nodeId);
-            return n == null ? null : new Located(n.path(), access(n));
+            List<Located> out = new ArrayList<>();
+            for (Node x = n; x != null; x = x.parent) {
+                out.add(0, new Located(x.path(), access(x)));
+            }
+            return out;
         }
+    }
+
+    /** The access of the node at {@code pathText}, or {@code null} when there is none. */
+    public NodeAccess ofPath(String pathText) {
+        List<Located> c = chain(pathText);
+        return c.size() == Utf8Path.parse(pathText).depth() + 1 ? c.get(c.size() - 1).access() : null;
     }
 
     /**

@@ -40,13 +40,13 @@ public final class AccessRule {
     }
 
     /**
-     * Fails PERMISSION_DENIED, naming the identity, what it wanted, the path and the node's access,
-     * unless {@link #allows}. {@code what} says why the node is checked ("create in", "remove").
+     * Fails PERMISSION_DENIED, naming the identity, what it wanted ({@code what}: "create /a/b"),
+     * the node {@code path} that refused and that node's access, unless {@link #allows}.
      */
     public static void check(Identity who, List<String> groups, NodeAccess a, Need need, String path, String what) {
         if (!allows(who, groups, a, need)) {
-            throw new CreelException(ErrorCode.PERMISSION_DENIED, "identity " + who.name() + " may not " + what + " "
-                    + path + ": it needs " + need.verb + " permission there (owner " + a.owner() + ", group "
+            throw new CreelException(ErrorCode.PERMISSION_DENIED, "identity " + who.name() + " may not " + what
+                    + ": it needs " + need.verb + " permission on " + path + " (owner " + a.owner() + ", group "
                     + a.group() + ", mode " + NodeAccess.modeText(a.mode()) + ")");
         }
     }

@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * cluster secret) {@link #admit} returns {@code null} and every check passes: the namenode serves
  * as it did before permissions.
  *
- * <p>What each operation needs (the superuser needs nothing), as HDFS asks it:
+ * <p>What each operation needs (the superuser needs nothing), as HDFS asks it — with read standing
+ * for HDFS's execute on the way down: every ancestor above a node's parent must be readable.
  * <ul>
  *   <li>lookup: read on the parent (to list it is to see its children); a reader that may not read
  *   the node itself is told its metadata without its first block or inline bytes, and is refused
@@ -87,14 +88,11 @@ public final class PermissionGuard {
     }
 
     public void mayCreate(Identity who, String path) {
-        need(who, ownership.ofParent(path), Need.WRITE, parentOf(path), "create " + path + " in");
+        check(who, path, Need.WRITE, null, "create " + path);
     }
 
     public void mayLookup(Identity who, String path, boolean forAppend) {
-        need(who, ownership.ofParent(path), Need.READ, parentOf(path), "look " + path + " up in");
-        if (forAppend) {
-            need(who, ownership.ofPath(path), Need.WRITE, path, "append to");
-        }
+        check(who, path, Need.READ, forAppend ? Need.WRITE : null, (forAppend ? "append to " : "look up ") + path);
     }
 
     /**
@@ -110,14 +108,12 @@ public final class PermissionGuard {
     }
 
     public void mayRemove(Identity who, String path) {
-        need(who, ownership.ofParent(path), Need.WRITE, parentOf(path), "remove " + path + " from");
-        need(who, ownership.ofPath(path), Need.WRITE, path, "remove");
+        check(who, path, Need.WRITE, Need.WRITE, "remove " + path);
     }
 
     public void mayMove(Identity who, String source, String target) {
-        need(who, ownership.ofParent(source), Need.WRITE, parentOf(source), "move " + source + " out of");
-        need(who, ownership.ofPath(source), Need.WRITE, source, "move");
-        need(who, ownership.ofParent(target), Need.WRITE, parentOf(target), "move " + source + " into");
+        check(who, source, Need.WRITE, Need.WRITE, "move " + source);
+        check(who, target, Need.WRITE, null, "move " + source + " to " + target);
     }
 
     /** Reading ({@code write} false) or writing node {@code nodeId}'s blocks. */
@@ -125,9 +121,35 @@ public final class PermissionGuard {
         if (who == null || who.superuser()) {
             return;
         }
-        Ownership.Located n = ownership.ofId(nodeId);
-        if (n != null) {
-            need(who, n.access(), write ? Need.WRITE : Need.READ, n.path(), write ? "write" : "read");
+        List<Ownership.Located> chain = ownership.chainOf(nodeId);
+        if (!chain.isEmpty()) {
+            String path = chain.get(chain.size() - 1).path();
+            check(who, chain, chain.size() - 1, chain.size() > 1 ? Need.READ : null, write ? Need.WRITE : Need.READ,
+                    (write ? "write " : "read ") + path);
+        }
+    }
+
+    /**
+     * What every operation on a path needs: read on each ancestor above the parent (to pass through
+     * a container is to read it), {@code parentNeed} on the parent, {@code nodeNeed} (if not null)
+     * on the node itself, where they exist.
+     */
+    private void check(Identity who, String path, Need parentNeed, Need nodeNeed, String what) {
+        if (who == null || who.superuser()) {
+            return;
+        }
+        check(who, ownership.chain(path), PathName.parse(path).depth(), parentNeed, nodeNeed, what);
+    }
+
+    private void check(Identity who, List<Ownership.Located> chain, int depth, Need parentNeed, Need nodeNeed,
+                       String what) {
+        List<String> groups = groups(who);
+        for (int i = 0; i < chain.size(); i++) {
+            Need need = i == depth ? nodeNeed : i == depth - 1 ? parentNeed : Need.READ;
+            if (need != null) {
+                Ownership.Located l = chain.get(i);
+                AccessRule.check(who, groups, l.access(), need, l.path(), what);
+            }
         }
     }
 
@@ -183,6 +205,7 @@ public final class PermissionGuard {
     private CompletableFuture<NodeReply> setAccess(SetAccessRequest r, Identity who) {
         NodeAccess a = ownership.ofPath(r.path());
         if (a != null && !who.superuser()) {
+            check(who, r.path(), Need.READ, null, "change " + r.path()); // it must reach the node, as for any use
             if (!r.owner().isEmpty() && !r.owner().equals(a.owner())) {
                 throw new CreelException(ErrorCode.PERMISSION_DENIED, "identity " + who.name() + " may not change "
                         + r.path() + "'s owner to " + r.owner() + ": only an administrator (the cluster secret) may");
@@ -199,20 +222,9 @@ public final class PermissionGuard {
         return ownership.set(r.path(), r.owner(), r.group(), r.mode()).thenApply(NodeReply::new);
     }
 
-    private void need(Identity who, NodeAccess a, Need need, String path, String what) {
-        if (who == null || a == null) {
-            return; // off, or no such node: the operation itself says what is missing
-        }
-        AccessRule.check(who, groups(who), a, need, path, what);
-    }
-
     private List<String> groups(Identity who) {
         CredentialRecord r = ownership.credential(who.name());
         return r == null ? List.of() : r.groups();
     }
 
-    private static String parentOf(String path) {
-        PathName p = PathName.parse(path);
-        return p.isRoot() ? "/" : p.parent().toString();
-    }
 }
