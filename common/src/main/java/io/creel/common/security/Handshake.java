@@ -18,8 +18,11 @@ import java.security.SecureRandom;
  * A client proving a named {@link Credential} instead of the cluster secret sends HELLO version 2:
  * the same, followed by its identity ({@link #IDENTITY} bytes: name length (u8), the name in UTF-8
  * padded with zeros to 64 bytes, the credential's 16-byte id); both proofs are then made with the
- * credential's key, which the server derives from the cluster secret. The server's CHALLENGE is
- * version 1 either way.
+ * credential's key, which the server derives from the cluster secret. A client whose identity is
+ * its TLS client certificate's subject sends HELLO version 3 (no identity block): it has no key, so
+ * its PROOF is zeros and the server's proof in ACCEPTED is zeros too; the server accepts it only
+ * over a TLS connection whose peer presented a verified certificate, and TLS has authenticated
+ * the server already. The server's CHALLENGE is version 1 in every case.
  *
  * <p>The server checks the client's proof before it proves itself, so a peer without the secret learns
  * nothing it could replay; both nonces are fresh, so no recorded proof is valid twice. The magic,
@@ -31,6 +34,8 @@ final class Handshake {
     static final int VERSION = 1;
     /** A HELLO that names a credential's identity. */
     static final int VERSION_IDENTIFIED = 2;
+    /** A HELLO whose identity is the TLS client certificate's subject. */
+    static final int VERSION_CERTIFICATE = 3;
     /** A version-2 HELLO's identity: name length, name (padded), credential id. */
     static final int IDENTITY = 1 + Identity.MAX_NAME_BYTES + Credential.ID_BYTES;
     static final int NONCE = 32;
@@ -95,6 +100,11 @@ final class Handshake {
     /** The bytes a HELLO takes, given at least its first 5 at {@code in}'s reader index. */
     static int helloLength(ByteBuf in) {
         return in.getUnsignedByte(in.readerIndex() + 4) == VERSION_IDENTIFIED ? OPENING + IDENTITY : OPENING;
+    }
+
+    /** A version-3 HELLO: the identity is the client's TLS certificate's. */
+    static ByteBuf certificateHello(ByteBufAllocator alloc, byte[] nonce) {
+        return alloc.buffer(OPENING).writeInt(MAGIC).writeByte(VERSION_CERTIFICATE).writeBytes(nonce);
     }
 
     static ByteBuf accepted(ByteBufAllocator alloc, byte[] serverProof) {

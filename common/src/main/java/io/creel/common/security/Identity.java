@@ -12,14 +12,17 @@ import java.nio.charset.StandardCharsets;
  *
  * @param name       the identity's name ({@link #SUPERUSER} for the cluster)
  * @param superuser  whether it proved the cluster secret (may do anything)
- * @param credential the id of the credential it proved (32 hex digits; "" for the cluster): the
- *                   namenode refuses its requests once that issue is no longer current
+ * @param credential the id of the credential it proved (32 hex digits; "" for the cluster,
+ *                   {@link #CERTIFICATE} for a TLS certificate's subject): the namenode refuses its
+ *                   requests once that issue is no longer current
  */
 public record Identity(String name, boolean superuser, String credential) {
     /** The name of the cluster's own identity: what proves the cluster secret, and owns the root. */
     public static final String SUPERUSER = "creel";
     /** The cluster's daemons and administrators. */
     public static final Identity CLUSTER = new Identity(SUPERUSER, true, "");
+    /** {@link #credential()} of an identity its TLS client certificate proved (no credential to revoke). */
+    public static final String CERTIFICATE = "certificate";
     /** Longest name, in UTF-8 bytes (a HELLO carries it in a fixed field). */
     public static final int MAX_NAME_BYTES = 64;
 

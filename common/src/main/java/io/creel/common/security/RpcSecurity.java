@@ -39,10 +39,18 @@ public final class RpcSecurity {
     private final Credential credential;
     private final TlsContexts tls;
     private final Duration handshakeTimeout;
+    /** Whether a client without secret or credential claims its TLS certificate's identity. */
+    private final boolean certificateIdentity;
 
     private RpcSecurity(ClusterSecret secret, Credential credential, TlsContexts tls, Duration handshakeTimeout) {
+        this(secret, credential, tls, handshakeTimeout, false);
+    }
+
+    private RpcSecurity(ClusterSecret secret, Credential credential, TlsContexts tls, Duration handshakeTimeout,
+                        boolean certificateIdentity) {
         this.secret = secret;
         this.credential = credential;
+        this.certificateIdentity = certificateIdentity;
         this.tls = tls;
         this.handshakeTimeout = handshakeTimeout;
     }
@@ -63,7 +71,11 @@ public final class RpcSecurity {
         RpcSecurity made = new RpcSecurity(file.isEmpty() ? null : ClusterSecret.read(Path.of(file)),
                 credential.isEmpty() ? null : Credential.read(Path.of(credential)),
                 conf.get(SecurityKeys.TLS_ENABLED) ? TlsContexts.of(conf) : null,
-                conf.get(SecurityKeys.HANDSHAKE_TIMEOUT));
+                conf.get(SecurityKeys.HANDSHAKE_TIMEOUT), conf.get(SecurityKeys.TLS_IDENTITY));
+        if (made.certificateIdentity && (made.tls == null || !conf.get(SecurityKeys.TLS_CLIENT_AUTH))) {
+            throw new CreelException(ErrorCode.CONFIGURATION, SecurityKeys.TLS_IDENTITY.name() + " needs a TLS client "
+                    + "certificate: set " + SecurityKeys.TLS_ENABLED.name() + " and " + SecurityKeys.TLS_CLIENT_AUTH.name());
+        }
         BY_CONF.put(conf, made);
         return made;
     }
@@ -83,7 +95,8 @@ public final class RpcSecurity {
      * {@link SecurityKeys#CREDENTIAL_FILE} is set, else the cluster (with a secret), else {@code null}.
      */
     public Identity clientIdentity() {
-        return credential != null ? Identity.named(credential.name(), credential.idText()) : secret != null ? Identity.CLUSTER : null;
+        return credential != null ? Identity.named(credential.name(), credential.idText())
+                : secret != null ? Identity.CLUSTER : null;
     }
 
     /** How long a peer may take for the TLS and authentication handshakes. */
@@ -96,8 +109,8 @@ public final class RpcSecurity {
      * a Netty channel ({@link #addClientHandlers} is the TCP one); {@code null} when there is no secret.
      */
     public ClientAuthentication clientAuthentication() {
-        return credential != null ? new ClientAuthentication(credential)
-                : secret == null ? null : new ClientAuthentication(secret);
+        return credential != null ? new ClientAuthentication(credential) : secret != null
+                ? new ClientAuthentication(secret) : certificateIdentity ? ClientAuthentication.byCertificate() : null;
     }
 
     /**

@@ -40,6 +40,10 @@ public final class SecurityKeys implements ConfKeySource {
     public static final ConfKey<Boolean> TLS_VERIFY_HOSTNAME = ConfKey.of("creel.security.tls.verify.hostname",
             "true", ConfValues::parseBoolean,
             "Whether a client checks that a server's certificate names the host (or IP address) it connected to.");
+    public static final ConfKey<Boolean> TLS_IDENTITY = ConfKey.of("creel.security.tls.identity", "false",
+            ConfValues::parseBoolean, "Whether a client without a secret or credential proves the identity its TLS "
+                    + "client certificate names (its subject's CN) to servers with a cluster secret; needs TLS with "
+                    + "creel.security.tls.client.auth on both ends.");
     public static final ConfKey<String> TLS_PROVIDER = ConfKey.of("creel.security.tls.provider", "auto",
             v -> ConfValues.oneOf(v, "auto", "jdk", "openssl"),
             "TLS engine: openssl (netty-tcnative on the class path), jdk, or auto (openssl when available).");
@@ -51,6 +55,6 @@ public final class SecurityKeys implements ConfKeySource {
     @Override
     public List<ConfKey<?>> keys() {
         return List.of(SECRET_FILE, CREDENTIAL_FILE, HANDSHAKE_TIMEOUT, TLS_ENABLED, TLS_CERT, TLS_KEY, TLS_TRUST, TLS_CLIENT_AUTH,
-                TLS_VERIFY_HOSTNAME, TLS_PROVIDER);
+                TLS_VERIFY_HOSTNAME, TLS_IDENTITY, TLS_PROVIDER);
     }
 }

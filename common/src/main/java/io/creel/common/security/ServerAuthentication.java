@@ -31,9 +31,19 @@ public final class ServerAuthentication {
     private Identity identity;
     private byte[] clientNonce;
     private byte[] serverNonce;
+    private String certificateSubject;
 
     public ServerAuthentication(ClusterSecret secret) {
         this.secret = secret;
+    }
+
+    /**
+     * The name in the verified TLS client certificate of this connection ({@link TlsContexts#subjectName}),
+     * or {@code null} when it has none (no TLS, or no client certificate); set before {@link #challenge}.
+     * Only then may a client prove its identity with the certificate (HELLO version 3).
+     */
+    public void certificateSubject(String name) {
+        this.certificateSubject = name;
     }
 
     /**
@@ -58,9 +68,24 @@ public final class ServerAuthentication {
      * @throws HandshakeFailure a HELLO of another version or without the magic, or naming no valid identity
      */
     public ByteBuf challenge(ByteBuf hello, ByteBufAllocator alloc) {
-        boolean named = hello.readableBytes() > 4 && Handshake.helloLength(hello) > Handshake.OPENING;
-        clientNonce = Handshake.readOpening(hello, "HELLO", Handshake.VERSION_IDENTIFIED);
-        if (named) {
+        int version = hello.readableBytes() > 4 ? hello.getUnsignedByte(hello.readerIndex() + 4) : 0;
+        boolean named = version == Handshake.VERSION_IDENTIFIED;
+        clientNonce = Handshake.readOpening(hello, "HELLO", Handshake.VERSION_CERTIFICATE);
+        if (version == Handshake.VERSION_CERTIFICATE) {
+            if (certificateSubject == null) {
+                throw new HandshakeFailure("its HELLO claims the identity of a TLS client certificate, and it presented "
+                        + "none (TLS with " + SecurityKeys.TLS_CLIENT_AUTH.name() + " on is needed for that)");
+            }
+            try {
+                claimed = new Identity(Identity.checkName(certificateSubject), false, Identity.CERTIFICATE);
+            } catch (CreelException e) {
+                throw new HandshakeFailure("its TLS certificate's subject names no valid identity: " + e.getMessage());
+            }
+            if (certificateSubject.equals(Identity.SUPERUSER)) {
+                throw new HandshakeFailure(certificateSubject + " is proven with the cluster secret, not a certificate");
+            }
+            key = null;
+        } else if (named) {
             if (hello.readableBytes() < Handshake.IDENTITY) {
                 throw new HandshakeFailure("its HELLO names an identity but is " + hello.readableBytes()
                         + " bytes short of one");
@@ -101,6 +126,10 @@ public final class ServerAuthentication {
         }
         byte[] proofBytes = new byte[PROOF_BYTES];
         proof.readBytes(proofBytes);
+        if (key == null) { // the certificate's identity: TLS proved it, there is no key to prove
+            identity = claimed;
+            return Handshake.accepted(alloc, new byte[PROOF_BYTES]);
+        }
         if (!key.verify(ClusterSecret.Role.CLIENT, clientNonce, serverNonce, proofBytes)) {
             throw new HandshakeFailure(this.claimed.superuser()
                     ? "its proof of the cluster secret is wrong (a different secret?)"

@@ -77,6 +77,7 @@ public final class ServerHandshake extends ByteToMessageDecoder {
                 if (in.readableBytes() < ServerAuthentication.helloBytes(in)) {
                     return;
                 }
+                auth.certificateSubject(TlsContexts.subjectName(ctx.pipeline().get(io.netty.handler.ssl.SslHandler.class)));
                 ByteBuf challenge = auth.challenge(in, ctx.alloc());
                 state = State.PROOF;
                 ctx.writeAndFlush(challenge);

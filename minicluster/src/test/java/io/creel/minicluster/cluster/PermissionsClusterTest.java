@@ -334,6 +334,38 @@ class PermissionsClusterTest {
     }
 
     @Test
+    void aTlsClientCertificatesSubjectIsAnIdentity() throws Exception {
+        io.creel.common.security.TestCertificates certs = io.creel.common.security.TestCertificates.make(tmp, "perm");
+        Path secret = TestSecrets.write(tmp.resolve("cluster.secret"), "the cluster secret of permissions");
+        java.util.Map<String, String> security = new java.util.LinkedHashMap<>(TestSecrets.tlsAndSecret(certs, secret));
+        security.put(SecurityKeys.TLS_CLIENT_AUTH.name(), "true");
+        try (Clusters.Running running = Clusters.start(b -> {
+            b.dram(8L << 20);
+            security.forEach(b::set);
+        })) {
+            CreelConf admin = running.cluster.clientConf();
+            io.creel.common.security.TestCertificates dave = certs.client("dave");
+            io.creel.common.security.TestCertificates erin = certs.client("erin");
+            CreelConf daveConf = admin.with(SecurityKeys.SECRET_FILE, "").with(SecurityKeys.TLS_IDENTITY, "true")
+                    .with(SecurityKeys.TLS_CERT, dave.cert.toString()).with(SecurityKeys.TLS_KEY, dave.key.toString());
+            CreelConf erinConf = daveConf.with(SecurityKeys.TLS_CERT, erin.cert.toString())
+                    .with(SecurityKeys.TLS_KEY, erin.key.toString());
+            try (CreelClient d = CreelClient.connect(daveConf); CreelClient e = CreelClient.connect(erinConf)) {
+                d.create("/dave", NodeType.DIRECTORY).join();
+                d.setAccess("/dave", "", "", 0700).join();
+                write(d, "/dave/f", "dave's");
+                assertEquals(new NodeAccess("dave", "creel", 0600), d.lookup("/dave/f").join().info().access());
+                denied("erin", "/dave", () -> e.lookup("/dave/f"));
+                assertEquals("dave's", read(d, "/dave/f"));
+            }
+            // Without the setting, a certificate alone proves nothing to a cluster with a secret.
+            try (CreelClient plain = CreelClient.connect(daveConf.with(SecurityKeys.TLS_IDENTITY, "false"))) {
+                assertEquals(ErrorCode.UNAUTHENTICATED, failure(() -> plain.lookup("/")).code());
+            }
+        }
+    }
+
+    @Test
     void withoutAClusterSecretNothingIsCheckedAndNodesShowNoOwner() {
         try (Clusters.Running running = Clusters.start(b -> b.dram(8L << 20))) {
             try (CreelClient c = CreelClient.connect(running.cluster.clientConf())) {

@@ -70,7 +70,8 @@ public final class PermissionGuard {
             throw new CreelException(ErrorCode.UNAUTHENTICATED, "the connection from " + call.peer().remote()
                     + " proved no identity, and this namenode enforces permissions");
         }
-        if (!who.superuser()) {
+        if (!who.superuser() && !who.credential().equals(Identity.CERTIFICATE)) {
+            // A certificate's identity is revoked where its authority revokes certificates, not here.
             CredentialRecord current = ownership.credential(who.name());
             if (current == null || !current.id().equals(who.credential())) {
                 throw new CreelException(ErrorCode.UNAUTHENTICATED, "identity " + who.name() + "'s credential #"
