@@ -70,6 +70,8 @@ public final class DirectWriter {
     private final int inlineLimit;
     /** Whether what the namenode has committed is inline (so the node has no published blocks). */
     private boolean committedInline;
+    /** How many of {@link #held}'s bytes the namenode has committed inline (a batched sync sends only the rest). */
+    private int heldCommitted;
 
     /**
      * @param startLength the node's committed length
@@ -93,6 +95,7 @@ public final class DirectWriter {
         this.allocated = inline != null ? (hasFirstBlock ? 1 : 0)
                 : Math.max(hasFirstBlock ? 1 : 0, (startLength + bs - 1) / bs);
         if (inline != null) {
+            heldCommitted = inline.length;
             held = ByteBuffer.allocate(Math.max(inline.length, Math.min(inlineLimit, Math.max(64, 2 * inline.length))))
                     .put(inline);
             if (inline.length > inlineLimit) {
@@ -183,6 +186,76 @@ public final class DirectWriter {
     }
 
     /**
+     * Publishes what each writer has written so far, as {@link #sync()} does for one, in one request
+     * per namenode partition (SYNC_MANY) instead of one per writer: what a task appending to many
+     * nodes at once does at its end. A writer kept inline sends only the bytes it added since its
+     * last sync. The returned future fails if any writer's sync failed (with the first such failure,
+     * naming its path); each writer's own state records its outcome exactly as {@link #sync()}
+     * would, so a writer whose sync failed can only fail from then on, and the others are unharmed.
+     */
+    public static CompletableFuture<Void> syncAll(java.util.Collection<DirectWriter> writers) {
+        java.util.List<BatchedSync.Pending> pending = new java.util.ArrayList<>(writers.size());
+        for (DirectWriter w : writers) {
+            pending.add(w.beginBatchedSync());
+        }
+        return BatchedSync.send(pending);
+    }
+
+    /** This writer's part of a {@link #syncAll}: issued like a sync, so later writes and syncs wait behind it. */
+    private synchronized BatchedSync.Pending beginBatchedSync() {
+        CompletableFuture<NodeInfo> outcome = new CompletableFuture<>();
+        if (closing != null) {
+            outcome.completeExceptionally(new CreelException(ErrorCode.INVALID_ARGUMENT, path
+                    + ": the writer is closed"));
+            return new BatchedSync.Pending(this, outcome, outcome.thenApply(i -> null), position, null);
+        }
+        CompletableFuture<Void> upTo = state;
+        // Inline bytes are taken now: a later write may move them to blocks before this sync is sent.
+        byte[] inlineNow = held == null ? null : Arrays.copyOf(held.array(), held.position());
+        state = joined(state, outcome);
+        return new BatchedSync.Pending(this, outcome, upTo, position, inlineNow);
+    }
+
+    /**
+     * The entry of a batched sync of {@code length}, made once everything issued before it completed
+     * (so an earlier sync's inline bytes are known committed): inline, only the bytes not committed yet.
+     */
+    synchronized io.creel.common.protocol.SyncManyRequest.Entry batchedEntry(long length, byte[] inlineNow) {
+        byte[] appended = inlineNow == null ? null
+                : Arrays.copyOfRange(inlineNow, Math.min(heldCommitted, inlineNow.length), inlineNow.length);
+        return new io.creel.common.protocol.SyncManyRequest.Entry(node.nodeId(), lease, length, appended);
+    }
+
+    /** The namenode answered this writer's entry of a batched sync. */
+    void batchedSyncDone(io.creel.common.protocol.SyncManyRequest.Entry entry, Throwable failure,
+                         CompletableFuture<NodeInfo> outcome) {
+        if (failure != null) {
+            outcome.completeExceptionally(withPath(failure));
+            return;
+        }
+        synchronized (this) {
+            committed = Math.max(committed, entry.length());
+            committedInline = entry.appended() != null;
+            if (entry.appended() != null) {
+                heldCommitted = (int) Math.max(heldCommitted, entry.length());
+            }
+        }
+        if (entry.appended() == null) {
+            places.forgetBefore(entry.length() / io.blockSize()); // published: those blocks stay where they are
+        }
+        outcome.complete(null);
+    }
+
+    /** The partition of the namenode that commits this writer's node, and how to reach it. */
+    int partition() {
+        return node.partition();
+    }
+
+    NamenodeRouter router() {
+        return router;
+    }
+
+    /**
      * Publishes everything written so far and releases the lease. If any write or sync failed, or
      * the commit itself fails, the lease is given back publishing nothing more and the close fails
      * with that failure. Calling it again returns the same outcome.
@@ -224,6 +297,9 @@ public final class DirectWriter {
                 synchronized (this) {
                     committed = Math.max(committed, length);
                     committedInline = inline != null;
+                    if (inline != null) {
+                        heldCommitted = Math.max(heldCommitted, inline.length);
+                    }
                 }
                 if (inline == null) {
                     places.forgetBefore(length / io.blockSize()); // published: those blocks stay where they are

@@ -197,6 +197,12 @@ public final class NamenodeRouter {
         return call(partition, Opcode.COMMIT, identified(request), NodeReply::decode).thenApply(NodeReply::node);
     }
 
+    /** SYNC_MANY: identified, and each entry idempotent, so a retry publishes nothing twice. */
+    public CompletableFuture<io.creel.common.protocol.SyncManyReply> syncMany(int partition,
+                                                                          io.creel.common.protocol.SyncManyRequest request) {
+        return call(partition, Opcode.SYNC_MANY, identified(request), io.creel.common.protocol.SyncManyReply::decode);
+    }
+
     /**
      * HAND_OVER: the owner of an expiring node gives it to another session or makes it permanent;
      * identified, so the namenode knows the caller is the owner (and a retry is answered once).

@@ -21,6 +21,8 @@ public enum Opcode implements RequestType {
     FSCK(11),
     /** Read-only MAP of several consecutive blocks at once ({@link LocateRequest}). */
     LOCATE(12),
+    /** SYNC commits of many nodes in one request ({@link SyncManyRequest}). */
+    SYNC_MANY(13),
     /** A client's session heartbeat: keeps the expiring nodes it owns ({@link Expiry}); identified, empty body. */
     SESSION_BEAT(17),
     /** An expiring node's owner hands it to another session or makes it permanent ({@link HandOverRequest}). */

@@ -67,6 +67,11 @@ class MessageCodecTest {
         roundTrip(CommitRequest.sync(42, 77, 4096), CommitRequest::decode);
         roundTrip(CommitRequest.close(42, 77, 4096), CommitRequest::decode);
         roundTrip(CommitRequest.abandon(42, 77), CommitRequest::decode);
+        roundTrip(new SyncManyRequest(java.util.List.of(new SyncManyRequest.Entry(42, 77, 4096, null),
+                new SyncManyRequest.Entry(43, 78, 10, new byte[] {1, 2, 3}))), SyncManyRequest::decode);
+        roundTrip(new SyncManyReply(java.util.List.of(SyncManyReply.Result.applied(4096),
+                SyncManyReply.Result.failed(new io.creel.common.error.CreelException(
+                        io.creel.common.error.ErrorCode.LEASE_CONFLICT, "/a: not yours")))), SyncManyReply::decode);
         roundTrip(new RegisterRequest(SERVER.withServerId(0)), RegisterRequest::decode);
         roundTrip(new RegisterReply(7, 0x55aa), RegisterReply::decode);
         roundTrip(new RegionGrantRequest(9, 3), RegionGrantRequest::decode);
@@ -172,6 +177,15 @@ class MessageCodecTest {
         assertThrows(ProtocolException.class, () -> LocateReply.decode(notARun));
         ByteBuf noBlocks = Unpooled.buffer().writeShort(0);
         assertThrows(ProtocolException.class, () -> LocateReply.decode(noBlocks));
+
+        ByteBuf tooManyEntries = Unpooled.buffer().writeInt(SyncManyRequest.MAX_ENTRIES + 1);
+        assertThrows(ProtocolException.class, () -> SyncManyRequest.decode(tooManyEntries));
+        ByteBuf countBeyondFrame = Unpooled.buffer().writeInt(1000).writeLong(1);
+        assertThrows(ProtocolException.class, () -> SyncManyRequest.decode(countBeyondFrame),
+                "a count the frame cannot hold is refused before allocating for it");
+        ByteBuf appendedPastLength = Unpooled.buffer().writeInt(1).writeLong(1).writeLong(2).writeLong(1)
+                .writeInt(2).writeShort(0);
+        assertThrows(ProtocolException.class, () -> SyncManyRequest.decode(appendedPastLength));
 
         ByteBuf trailing = Unpooled.buffer();
         new RemoveRequest("/a", false).encode(trailing);

@@ -24,7 +24,8 @@ class MessageDecodersFuzzTest {
             RegionSyncRequest::decode, RegisterReply::decode, RegisterRequest::decode, RemoveRequest::decode,
             ServerStatus::decode, StatusReply::decode, StorageServerInfo::decode, LocateRequest::decode,
             LocateReply::decode, HandOverRequest::decode, SessionBeatReply::decode,
-            SetAccessRequest::decode, CredentialRecord::decode, CredentialList::decode, NameRequest::decode);
+            SetAccessRequest::decode, CredentialRecord::decode, CredentialList::decode, NameRequest::decode,
+            SyncManyRequest::decode, SyncManyReply::decode);
 
     @FuzzTest(maxDuration = "15s")
     void decodersRejectHostileBytesWithAProtocolError(FuzzedDataProvider data) {

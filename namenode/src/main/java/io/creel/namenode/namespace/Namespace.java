@@ -14,6 +14,8 @@ import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.OpenReply;
 import io.creel.common.protocol.RequestIdentity;
 import io.creel.common.protocol.StorageServerInfo;
+import io.creel.common.protocol.SyncManyReply;
+import io.creel.common.protocol.SyncManyRequest;
 import io.creel.namenode.allocation.AllocatedBlock;
 import io.creel.namenode.allocation.BlockAllocator;
 import io.creel.namenode.allocation.RegionShortage;
@@ -428,6 +430,15 @@ public final class Namespace {
             }
         } catch (CreelException e) {
             return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** Each SYNC of {@code request} on its own ({@link SyncManyRequest}), answered once the log holds them. */
+    public CompletableFuture<SyncManyReply> syncMany(SyncManyRequest request) {
+        synchronized (this) {
+            answers.begin();
+            return answers.settle(CompletableFuture.completedFuture(new SyncManyReply(writers.syncMany(request.entries()))),
+                    log.position(), null, Opcode.SYNC_MANY, r -> r);
         }
     }
 

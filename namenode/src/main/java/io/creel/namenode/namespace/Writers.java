@@ -5,6 +5,11 @@ import io.creel.common.error.ErrorCode;
 import io.creel.common.namespace.NodeType;
 import io.creel.common.protocol.NodeInfo;
 import io.creel.common.protocol.RequestIdentity;
+import io.creel.common.protocol.SyncManyReply;
+import io.creel.common.protocol.SyncManyRequest;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 
@@ -43,18 +48,7 @@ final class Writers {
     CompletableFuture<NodeInfo> commit(long nodeId, long lease, long length, boolean close,
                                                      byte[] data, RequestIdentity request) {
         reuse.runDue();
-        Node node = nodes.get(nodeId);
-        if (node == null || node.state == Node.State.RETIRED) {
-            throw new CreelException(ErrorCode.NOT_FOUND, "node " + nodeId + " does not exist (removed or replaced)");
-        }
-        if (!(node instanceof DataNode n)) {
-            throw new CreelException(ErrorCode.INVALID_ARGUMENT, node.path() + ": only Files and KeyValues are "
-                    + "committed, this is a " + node.type.displayName());
-        }
-        if (lease == 0 || n.leaseValue() != lease) {
-            throw new CreelException(ErrorCode.LEASE_CONFLICT, n.path() + ": the lease given is not this "
-                    + n.type.displayName() + "'s write lease; only the lease holder may commit");
-        }
+        DataNode n = leased(nodeId, lease);
         if (length < n.length) {
             throw new CreelException(ErrorCode.INVALID_ARGUMENT, n.path() + ": a committed length may not shrink ("
                     + n.length + " committed, " + length + " given)");
@@ -89,6 +83,60 @@ final class Writers {
             return CompletableFuture.completedFuture(n.info());
         }
         return versions.publish(n, request);
+    }
+
+    /** The File or KeyValue {@code nodeId} if {@code lease} is its write lease. */
+    private DataNode leased(long nodeId, long lease) {
+        Node node = nodes.get(nodeId);
+        if (node == null || node.state == Node.State.RETIRED) {
+            throw new CreelException(ErrorCode.NOT_FOUND, "node " + nodeId + " does not exist (removed or replaced)");
+        }
+        if (!(node instanceof DataNode n)) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, node.path() + ": only Files and KeyValues are "
+                    + "committed, this is a " + node.type.displayName());
+        }
+        if (lease == 0 || n.leaseValue() != lease) {
+            throw new CreelException(ErrorCode.LEASE_CONFLICT, n.path() + ": the lease given is not this "
+                    + n.type.displayName() + "'s write lease; only the lease holder may commit");
+        }
+        return n;
+    }
+
+    /** See {@link Namespace#syncMany}: each entry applied on its own, its failure its own result. */
+    List<SyncManyReply.Result> syncMany(List<SyncManyRequest.Entry> entries) {
+        List<SyncManyReply.Result> results = new ArrayList<>(entries.size());
+        for (SyncManyRequest.Entry e : entries) {
+            try {
+                results.add(SyncManyReply.Result.applied(sync(e)));
+            } catch (CreelException failure) {
+                results.add(SyncManyReply.Result.failed(failure));
+            }
+        }
+        return results;
+    }
+
+    /** One entry of a SYNC_MANY: idempotent, so a retried request changes nothing twice. */
+    private long sync(SyncManyRequest.Entry e) {
+        byte[] appended = e.appended();
+        if (appended == null) {
+            commit(e.nodeId(), e.lease(), e.length(), false, null, null);
+            return e.length();
+        }
+        reuse.runDue();
+        DataNode n = leased(e.nodeId(), e.lease());
+        if (n.length == e.length() && (n.inline != null || n.length == 0)) {
+            return n.length; // applied already: this is a retry
+        }
+        long before = e.length() - appended.length;
+        if (n.length != before) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, n.path() + ": " + appended.length
+                    + " bytes appended at " + before + ", but " + n.length + " bytes are committed");
+        }
+        byte[] had = n.inline == null ? new byte[0] : n.inline;
+        byte[] content = Arrays.copyOf(had, had.length + appended.length);
+        System.arraycopy(appended, 0, content, had.length, appended.length);
+        commit(e.nodeId(), e.lease(), e.length(), false, content, null);
+        return e.length();
     }
 
     /** Gives the lease back publishing nothing more; see {@link Namespace#abandon(long, long)}. */

@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  *   <li>remove: write on the parent and on the node; move: write on the source's parent, on the
  *   source, and on the target's parent.</li>
  *   <li>reading blocks by node id (MAP without a lease, LOCATE): read on the node; writing them
- *   (MAP with a lease, COMMIT) and HAND_OVER: write on it.</li>
+ *   (MAP with a lease, COMMIT, SYNC_MANY) and HAND_OVER: write on it.</li>
  *   <li>chmod and chgrp: the owner (chgrp to one of its groups); chown: the superuser.</li>
  *   <li>storage-server registration and heartbeats, decommission, fsck and the credential
  *   requests: the superuser only.</li>

@@ -180,6 +180,12 @@ public final class NamenodeService implements RequestHandler {
                         : withRegions(() -> namespace.commit(r.nodeId(), r.lease(), r.length(),
                                 r.kind() == CommitRequest.Kind.CLOSE, r.data(), id))).thenApply(NodeReply::new)));
             }
+            case SYNC_MANY -> {
+                io.creel.common.protocol.SyncManyRequest r = io.creel.common.protocol.SyncManyRequest.decode(call.body());
+                r.entries().forEach(e -> guard.mayUse(who, e.nodeId(), true));
+                clients.owner(call.peer(), id); // the client is back: its leases stay
+                replyWhenDone(call, once(call, () -> namespace.syncMany(r)));
+            }
             case SESSION_BEAT -> {
                 Empty.decode(call.body());
                 if (id == null) {
