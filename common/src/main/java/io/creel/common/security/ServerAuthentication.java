@@ -141,8 +141,8 @@ public final class ServerAuthentication {
     }
 
     /**
-     * Who the peer proved to be: the cluster ({@link Identity#CLUSTER}) or a credential's identity;
-     * {@code null} until {@link #accept} has accepted. A credential's proof shows only that the
+     * Who the peer proved to be: the cluster ({@link Identity#CLUSTER}), a credential's identity, or
+     * its TLS certificate's; {@code null} until {@link #accept} has accepted. A credential's proof shows only that the
      * cluster's administrator issued it: whether it is still current (not revoked) is the
      * namenode's to check.
      */

@@ -52,6 +52,7 @@ public final class PermissionGuard {
 
     private final Ownership ownership;
 
+    /** Checks against {@code ownership} (the namespace's), which also says whether checks are on. */
     public PermissionGuard(Ownership ownership) {
         this.ownership = ownership;
     }
@@ -88,10 +89,12 @@ public final class PermissionGuard {
         return who == null ? op.get() : ownership.as(who, op);
     }
 
+    /** CREATE of {@code path} (a KeyValue put included): write on its parent. */
     public void mayCreate(Identity who, String path) {
         check(who, path, Need.WRITE, null, "create " + path);
     }
 
+    /** LOOKUP of {@code path}: read on its parent; opening a File for append, write on it too. */
     public void mayLookup(Identity who, String path, boolean forAppend) {
         check(who, path, Need.READ, forAppend ? Need.WRITE : null, (forAppend ? "append to " : "look up ") + path);
     }
@@ -108,10 +111,12 @@ public final class PermissionGuard {
         return new OpenReply(reply.node(), 0, null, null, reply.inlineLimit());
     }
 
+    /** REMOVE (and HAND_OVER) of {@code path}: write on its parent and on it. */
     public void mayRemove(Identity who, String path) {
         check(who, path, Need.WRITE, Need.WRITE, "remove " + path);
     }
 
+    /** MOVE: write on the source, its parent and the target's parent. */
     public void mayMove(Identity who, String source, String target) {
         check(who, source, Need.WRITE, Need.WRITE, "move " + source);
         check(who, target, Need.WRITE, null, "move " + source + " to " + target);
