@@ -57,7 +57,8 @@ import org.apache.hadoop.util.Progressable;
  * KeyValues only, written through Creel's own API), so creating a file in it fails with the
  * namenode's rule as the message. Permissions: where the namenode enforces them (a cluster with a
  * secret), a {@link FileStatus} shows the node's owner, group and mode, {@code setPermission} and
- * {@code setOwner} change them, and a refusal is an {@link org.apache.hadoop.security.AccessControlException};
+ * {@code setOwner} change them, a new node gets the permission {@code create} or {@code mkdirs} was
+ * given less the client's umask, and a refusal is an {@link org.apache.hadoop.security.AccessControlException};
  * elsewhere every path reports the current user as owner and group, {@code rwxrwxrwx} for
  * directories and {@code rw-rw-rw-} for files, and setPermission/setOwner are accepted and ignored.
  *
@@ -253,7 +254,7 @@ public class CreelFileSystem extends FileSystem {
             throw new FileAlreadyExistsException("/ is the root directory; a file cannot replace it");
         }
         mkdirsInternal(name.parent().toString());
-        return createFile(p, overwrite);
+        return createFile(p, overwrite, permission);
     }
 
     @Override
@@ -264,11 +265,11 @@ public class CreelFileSystem extends FileSystem {
         if (parse(p).isRoot()) {
             throw new FileAlreadyExistsException("/ is the root directory; a file cannot replace it");
         }
-        return createFile(p, flags.contains(CreateFlag.OVERWRITE));
+        return createFile(p, flags.contains(CreateFlag.OVERWRITE), permission);
     }
 
     /** Creates a File whose parent exists; an existing File is replaced only with {@code overwrite}. */
-    private FSDataOutputStream createFile(String p, boolean overwrite) throws IOException {
+    private FSDataOutputStream createFile(String p, boolean overwrite, FsPermission permission) throws IOException {
         statistics.incrementWriteOps(1);
         CreelNode node;
         try {
@@ -291,6 +292,7 @@ public class CreelFileSystem extends FileSystem {
             }
             node = await(client.create(p, NodeType.FILE, fileOptions), "create " + p);
         }
+        applyPermission(p, node, permission);
         return new FSDataOutputStream(new CreelOutputStream(p, outputStream(node)), statistics);
     }
 
@@ -315,27 +317,48 @@ public class CreelFileSystem extends FileSystem {
     @Override
     public boolean mkdirs(Path f, FsPermission permission) throws IOException {
         statistics.incrementWriteOps(1);
-        mkdirsInternal(creelPath(f));
+        String p = creelPath(f);
+        applyPermission(p, mkdirsInternal(p), permission);
         return true;
     }
 
-    /** Makes {@code p} and every missing ancestor a Directory; existing containers are fine, a File is not. */
-    private void mkdirsInternal(String p) throws IOException {
+    /**
+     * As HDFS does, gives a node this call created {@code permission} less the client's umask
+     * ({@code fs.permissions.umask-mode}), where the namenode keeps permissions and the mode it chose
+     * differs; one more namenode call only then.
+     */
+    private void applyPermission(String p, CreelNode created, FsPermission permission) throws IOException {
+        io.creel.common.protocol.NodeAccess a = created == null ? null : created.info().access();
+        if (a == null || permission == null) {
+            return;
+        }
+        FsPermission umask = getConf() == null ? new FsPermission((short) 022) : FsPermission.getUMask(getConf());
+        int wanted = permission.applyUMask(umask).toShort()
+                & io.creel.common.protocol.NodeAccess.ALL;
+        if (wanted != a.mode()) {
+            setAccess(p, "", "", wanted, "set the permission of new node");
+        }
+    }
+
+    /**
+     * Makes {@code p} and every missing ancestor a Directory; existing containers are fine, a File is
+     * not. Returns {@code p}'s node if this call created it, else {@code null}.
+     */
+    private CreelNode mkdirsInternal(String p) throws IOException {
         PathName name = parse(p);
         if (name.isRoot()) {
-            return;
+            return null;
         }
         for (int attempt = 0; ; attempt++) {
             try {
-                await(client.create(p, NodeType.DIRECTORY), "mkdir " + p);
-                return;
+                return await(client.create(p, NodeType.DIRECTORY), "mkdir " + p);
             } catch (FileAlreadyExistsException e) {
                 CreelNode existing = lookupOrNull(p);
                 if (existing == null && attempt < 3) {
                     continue; // removed in between: try again
                 }
                 if (existing != null && existing.type().isContainer()) {
-                    return;
+                    return null;
                 }
                 throw new FileAlreadyExistsException(p + " exists and is a "
                         + (existing == null ? "node" : existing.type().displayName()) + ", not a directory");

@@ -73,6 +73,16 @@ class PermissionsFileSystemTest {
                 try (FSDataOutputStream o = fs.create(p("/alice/f"))) {
                     o.write(42);
                 }
+                assertTrue(fs.mkdirs(p("/alice/staging"), new FsPermission((short) 0700)));
+                assertEquals((short) 0700, fs.getFileStatus(p("/alice/staging")).getPermission().toShort(),
+                        "mkdirs applies its permission, as HDFS does");
+                try (FSDataOutputStream o = fs.create(p("/alice/staging/x"), new FsPermission((short) 0666), true,
+                        4096, (short) 1, 1 << 20, null)) {
+                    o.write(1);
+                }
+                assertEquals((short) 0644, fs.getFileStatus(p("/alice/staging/x")).getPermission().toShort(),
+                        "create's permission less the client's umask 022");
+                assertTrue(fs.delete(p("/alice/staging"), true));
                 FileStatus dir = fs.getFileStatus(p("/alice"));
                 assertEquals("alice", dir.getOwner());
                 assertEquals("eng", dir.getGroup());
@@ -80,7 +90,7 @@ class PermissionsFileSystemTest {
                 FileStatus[] listed = fs.listStatus(p("/alice"));
                 assertEquals(1, listed.length);
                 assertEquals("alice", listed[0].getOwner());
-                assertEquals((short) 0640, listed[0].getPermission().toShort(), "the parent's mode less the umask");
+                assertEquals((short) 0644, listed[0].getPermission().toShort(), "create(Path): 0666 less the umask, as in HDFS");
                 AccessControlException e = assertThrows(AccessControlException.class,
                         () -> fs.setOwner(p("/alice/f"), "bob", null));
                 assertTrue(e.getMessage().contains("identity alice"), e.getMessage());
