@@ -176,6 +176,9 @@ public final class FsCommand implements Runnable {
         String type = "directory";
         @Option(names = "--non-enumerable", description = "For a table: keep no list of keys (faster creates).")
         boolean nonEnumerable;
+        @Option(names = "--ordered", description = "For a table: keep its keys in order, so 'kv scan' can read "
+                + "them from a start key.")
+        boolean ordered;
         @Option(names = "--class", paramLabel = "CLASS", description = "Storage class for everything below it.")
         String storageClass = "";
         @Option(names = "--replication", paramLabel = "N", description = "Copies of each block of every File and "
@@ -201,6 +204,9 @@ public final class FsCommand implements Runnable {
             if (!t.isContainer()) {
                 throw new ParameterException(spec.commandLine(), "--type must be directory, table or bag");
             }
+            if (ordered && t != NodeType.TABLE) {
+                throw new ParameterException(spec.commandLine(), "--ordered is for a table (--type table)");
+            }
             io.creel.common.protocol.Expiry expiry = io.creel.common.protocol.Expiry.NONE;
             if (ttl != null) {
                 try {
@@ -219,7 +225,7 @@ public final class FsCommand implements Runnable {
                     }
                 }
                 mkdir(c, target.toString(), t, CreateOptions.defaults().withEnumerable(!nonEnumerable)
-                        .withStorageClass(storageClass).withReplication(checked(replication)).withExpiry(expiry),
+                        .withOrdered(ordered).withStorageClass(storageClass).withReplication(checked(replication)).withExpiry(expiry),
                         parents);
             }
             return 0;

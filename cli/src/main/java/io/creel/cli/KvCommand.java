@@ -28,7 +28,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code creel kv ...}: KeyValues in Tables. */
 @Command(name = "kv", description = "Put, get and remove values in a Table.", mixinStandardHelpOptions = true,
-        subcommands = {KvCommand.Put.class, KvCommand.Get.class, KvCommand.Rm.class, KvCommand.Ls.class})
+        subcommands = {KvCommand.Put.class, KvCommand.Get.class, KvCommand.Rm.class, KvCommand.Ls.class,
+                KvCommand.Scan.class})
 public final class KvCommand implements Runnable {
     @Spec
     CommandSpec spec;
@@ -38,7 +39,7 @@ public final class KvCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "missing subcommand: put, get, rm or ls");
+        throw new ParameterException(spec.commandLine(), "missing subcommand: put, get, rm, ls or scan");
     }
 
     abstract static class Sub implements Callable<Integer> {
@@ -167,6 +168,36 @@ public final class KvCommand implements Runnable {
                 List<DirectoryEntry> keys = await(c, c.list(t.path()), "ls " + t.path());
                 keys.stream().sorted(Comparator.comparing(DirectoryEntry::name))
                         .forEach(e -> spec.commandLine().getOut().println(e.name() + "\t" + e.info().length()));
+                spec.commandLine().getOut().flush();
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "scan", description = "List keys of an ordered TABLE in key order from a start key, with their "
+            + "lengths (a table made with 'fs mkdir --type table --ordered').")
+    public static final class Scan extends Sub {
+        @Parameters(index = "0", paramLabel = "TABLE")
+        String table;
+        @Parameters(index = "1", arity = "0..1", paramLabel = "START", description = "The first key (default: the "
+                + "table's first); a missing key starts at the next one.")
+        String start = "";
+        @picocli.CommandLine.Option(names = {"-n", "--limit"}, paramLabel = "N", description = "At most N keys "
+                + "(default: ${DEFAULT-VALUE}).", defaultValue = "100")
+        int limit;
+
+        public Scan() {
+        }
+
+        @Override
+        public Integer call() {
+            if (limit < 1) {
+                throw new ParameterException(spec.commandLine(), "--limit must be at least 1: " + limit);
+            }
+            CreelPath t = CreelPath.parse(table);
+            try (CreelClient c = common.connect(t)) {
+                List<DirectoryEntry> keys = await(c, c.scan(t.path(), start, limit), "scan " + t.path());
+                keys.forEach(e -> spec.commandLine().getOut().println(e.name() + "\t" + e.info().length()));
                 spec.commandLine().getOut().flush();
             }
             return 0;

@@ -116,6 +116,27 @@ class CliTest {
     }
 
     @Test
+    void kvScanReadsAnOrderedTableFromAStartKeyAndRefusesAnUnorderedOne() throws Exception {
+        assertEquals(0, run("fs", "mkdir", "--type", "table", "--ordered", "/o"), () -> err.toString());
+        Path v = tmp.resolve("v");
+        for (String k : List.of("c", "a", "e", "b", "d")) {
+            Files.writeString(v, "v-" + k);
+            assertEquals(0, run("kv", "put", "/o", k, v.toString()), () -> err.toString());
+        }
+        assertEquals(0, run("kv", "scan", "/o"), () -> err.toString());
+        assertEquals("a\t3\nb\t3\nc\t3\nd\t3\ne\t3\n", out.toString().replace("\r", ""));
+        assertEquals(0, run("kv", "scan", "/o", "b", "-n", "2"), () -> err.toString());
+        assertEquals("b\t3\nc\t3\n", out.toString().replace("\r", ""));
+        assertEquals(2, run("kv", "scan", "/o", "-n", "0"));
+        assertTrue(err.toString().contains("--limit must be at least 1"), err::toString);
+        assertEquals(0, run("kv", "put", "/plain", "k", v.toString()), () -> err.toString());
+        assertEquals(1, run("kv", "scan", "/plain"));
+        assertTrue(err.toString().contains("/plain") && err.toString().contains("create it ordered"), err::toString);
+        assertEquals(2, run("fs", "mkdir", "--ordered", "/dir"));
+        assertTrue(err.toString().contains("--ordered is for a table"), err::toString);
+    }
+
+    @Test
     void lsRecursiveListsEveryPathBelowDepthFirstAndHumanSizesOnRequest() throws Exception {
         Path local = Files.write(tmp.resolve("k.bin"), new byte[3000]);
         assertEquals(0, run("fs", "mkdir", "-p", "/a/b"), () -> err.toString());

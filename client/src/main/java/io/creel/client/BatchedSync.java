@@ -26,10 +26,11 @@ final class BatchedSync {
      *
      * @param upTo      everything the writer issued before this sync
      * @param length    the length to publish
-     * @param inlineNow the writer's inline bytes when the sync was issued, or {@code null}
+     * @param inlineNow the writer's inline bytes not committed when the sync was issued, or {@code null}
+     * @param base      where {@code inlineNow} starts in the node
      */
     record Pending(DirectWriter writer, CompletableFuture<NodeInfo> outcome, CompletableFuture<Void> upTo,
-                   long length, byte[] inlineNow) {
+                   long length, byte[] inlineNow, int base) {
     }
 
     private BatchedSync() {
@@ -68,7 +69,7 @@ final class BatchedSync {
             List<SyncManyRequest.Entry> entries = new ArrayList<>();
             int bytes = 0;
             for (Pending p : list) {
-                SyncManyRequest.Entry e = p.writer().batchedEntry(p.length(), p.inlineNow());
+                SyncManyRequest.Entry e = p.writer().batchedEntry(p.length(), p.inlineNow(), p.base());
                 int size = e.appended() == null ? 0 : e.appended().length;
                 if (!entries.isEmpty() && (entries.size() == SyncManyRequest.MAX_ENTRIES || bytes + size > MAX_BYTES)) {
                     request(target, chunk, entries);

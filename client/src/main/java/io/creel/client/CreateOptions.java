@@ -18,10 +18,14 @@ import io.creel.common.protocol.Expiry;
  * @param expiry        whether the node goes away by itself once this client is gone ({@link Expiry}):
  *                      {@link Expiry#NONE} (the default), bound to this client's session, or with a
  *                      time to live counted from this client's last heartbeat
+ * @param ordered       for a Table: whether it keeps its keys in order, so that
+ *                      {@link CreelClient#scan} can read them from a start key (false by default:
+ *                      an unordered Table's creates and removals are a little cheaper); only a
+ *                      Table may be created ordered
  */
 public record CreateOptions(String storageClass, String locationClass, boolean enumerable, int replication,
-                            Expiry expiry) {
-    private static final CreateOptions DEFAULTS = new CreateOptions("", "", true, 0, Expiry.NONE);
+                            Expiry expiry, boolean ordered) {
+    private static final CreateOptions DEFAULTS = new CreateOptions("", "", true, 0, Expiry.NONE, false);
 
     public CreateOptions {
         storageClass = storageClass == null ? "" : storageClass;
@@ -31,6 +35,12 @@ public record CreateOptions(String storageClass, String locationClass, boolean e
                     + BlockLocation.MAX_COPIES + " copies");
         }
         expiry = expiry == null ? Expiry.NONE : expiry;
+    }
+
+    /** Options of a node that keeps no key order. */
+    public CreateOptions(String storageClass, String locationClass, boolean enumerable, int replication,
+                         Expiry expiry) {
+        this(storageClass, locationClass, enumerable, replication, expiry, false);
     }
 
     /** Placement and enumerability; replication inherited, no expiry. */
@@ -49,20 +59,20 @@ public record CreateOptions(String storageClass, String locationClass, boolean e
     }
 
     public CreateOptions withStorageClass(String c) {
-        return new CreateOptions(c, locationClass, enumerable, replication, expiry);
+        return new CreateOptions(c, locationClass, enumerable, replication, expiry, ordered);
     }
 
     public CreateOptions withLocationClass(String host) {
-        return new CreateOptions(storageClass, host, enumerable, replication, expiry);
+        return new CreateOptions(storageClass, host, enumerable, replication, expiry, ordered);
     }
 
     public CreateOptions withEnumerable(boolean e) {
-        return new CreateOptions(storageClass, locationClass, e, replication, expiry);
+        return new CreateOptions(storageClass, locationClass, e, replication, expiry, ordered);
     }
 
     /** Each block kept on {@code copies} storage servers of different hosts (0: inherit). */
     public CreateOptions withReplication(int copies) {
-        return new CreateOptions(storageClass, locationClass, enumerable, copies, expiry);
+        return new CreateOptions(storageClass, locationClass, enumerable, copies, expiry, ordered);
     }
 
     /**
@@ -75,6 +85,14 @@ public record CreateOptions(String storageClass, String locationClass, boolean e
      * {@link CreelClient#handOver} gives the node to another client or makes it permanent.
      */
     public CreateOptions withExpiry(Expiry e) {
-        return new CreateOptions(storageClass, locationClass, enumerable, replication, e);
+        return new CreateOptions(storageClass, locationClass, enumerable, replication, e, ordered);
+    }
+
+    /**
+     * For a Table: keep its keys in order ({@code true}), so {@link CreelClient#scan} reads them from
+     * a start key. Chosen at create and kept for the Table's life.
+     */
+    public CreateOptions withOrdered(boolean o) {
+        return new CreateOptions(storageClass, locationClass, enumerable, replication, expiry, o);
     }
 }

@@ -52,6 +52,7 @@ public final class CreelClient implements AutoCloseable {
     private final BlockTransfers transfers;
     private final BlockIo blockIo;
     private final ContainerListing listing;
+    private final TableScans scans;
     private final ClusterAdmin admin;
     private final SessionHeartbeats heartbeats;
 
@@ -66,6 +67,7 @@ public final class CreelClient implements AutoCloseable {
         this.blockIo = new BlockIo(router, new BlockLocationCache(conf.get(ClientKeys.BLOCK_CACHE_SIZE)),
                 transfers, conf.get(ConfKeys.BLOCK_SIZE));
         this.listing = new ContainerListing(this, router, blockIo);
+        this.scans = new TableScans(this, router);
         this.admin = new ClusterAdmin(router);
         this.heartbeats = new SessionHeartbeats(router, loops.group(), conf.get(ClientKeys.SESSION_HEARTBEAT));
     }
@@ -101,7 +103,7 @@ public final class CreelClient implements AutoCloseable {
             int copies = options.replication() != 0 || type != NodeType.FILE && type != NodeType.KEYVALUE
                     ? options.replication() : conf.get(ClientKeys.REPLICATION);
             CreateRequest req = new CreateRequest(p.toString(), type, options.storageClass(), options.locationClass(),
-                    options.enumerable(), null, copies, options.expiry());
+                    options.enumerable(), null, copies, options.expiry(), options.ordered());
             if (options.expiry().expires()) {
                 // Before the create: a beat must not wait for the reply, or a slow create could eat the grace.
                 heartbeats.keepAlive(partition);
@@ -237,6 +239,31 @@ public final class CreelClient implements AutoCloseable {
      */
     public CompletableFuture<List<DirectoryEntry>> list(String path) {
         return listing.list(path);
+    }
+
+    /**
+     * Up to {@code limit} keys of the ordered Table at {@code tablePath} from {@code startKey} on
+     * (inclusive; {@code ""} for the first key), in key order: UTF-8 bytes compared unsigned, which
+     * is Unicode code point order. Each entry is the key's committed version, with its value when
+     * the namenode keeps it inline ({@link DirectoryEntry#data()}; {@link #open(DirectoryEntry)}
+     * reads the others). One SCAN request per {@value io.creel.common.protocol.ScanRequest#MAX_LIMIT}
+     * keys (fewer when inline values fill a reply), each continuing after the last key of the one
+     * before; keys created or removed during a longer scan may or may not be in it.
+     *
+     * <p>Only a Table created ordered ({@link CreateOptions#withOrdered}) can be scanned; any other
+     * fails INVALID_ARGUMENT naming it; a {@code limit} below 1 fails INVALID_ARGUMENT.
+     */
+    public CompletableFuture<List<DirectoryEntry>> scan(String tablePath, String startKey, int limit) {
+        return scans.scan(tablePath, startKey, limit);
+    }
+
+    /**
+     * {@link #scan} with every value: inline ones from the scan's replies, the others read from
+     * their blocks all at once. A key replaced after the scan saw it gives its newer value; one
+     * removed meanwhile is left out.
+     */
+    public CompletableFuture<List<TableEntry>> scanValues(String tablePath, String startKey, int limit) {
+        return scans.scanValues(tablePath, startKey, limit);
     }
 
     /**

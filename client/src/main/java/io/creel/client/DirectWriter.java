@@ -72,6 +72,12 @@ public final class DirectWriter {
     private boolean committedInline;
     /** How many of {@link #held}'s bytes the namenode has committed inline (a batched sync sends only the rest). */
     private int heldCommitted;
+    /**
+     * Completes when the last batched inline sync did: the namenode gives back a node's unwritten
+     * blocks when such a sync keeps it inline, so no block write may start before the writer has
+     * forgotten them (it then allocates block 0 anew).
+     */
+    private CompletableFuture<Void> trimmed = CompletableFuture.completedFuture(null);
 
     /**
      * @param startLength the node's committed length
@@ -136,11 +142,16 @@ public final class DirectWriter {
             }
             long start = position;
             position += n;
-            piece = Futures.guard(() -> io.write(node, start, src, blocks))
+            piece = afterTrim(() -> io.write(node, start, src, blocks))
                     .exceptionallyCompose(t -> Futures.failed(withPath(t)));
             state = joined(state, piece);
         }
         return Futures.clean(piece.thenRun(() -> src.position(src.limit())));
+    }
+
+    /** A block write, started once no batched inline sync is in flight (see {@link #trimmed}). */
+    private CompletableFuture<Void> afterTrim(java.util.function.Supplier<CompletableFuture<Void>> write) {
+        return trimmed.isDone() ? Futures.guard(write) : trimmed.thenCompose(v -> Futures.guard(write));
     }
 
     /** Copies {@code src}'s remaining bytes into {@link #held} (consuming them). */
@@ -161,7 +172,7 @@ public final class DirectWriter {
         if (!bytes.hasRemaining()) {
             return;
         }
-        CompletableFuture<Void> piece = Futures.guard(() -> io.write(node, 0, bytes, blocks))
+        CompletableFuture<Void> piece = afterTrim(() -> io.write(node, 0, bytes, blocks))
                 .exceptionallyCompose(t -> Futures.failed(withPath(t)));
         state = joined(state, piece);
     }
@@ -207,22 +218,28 @@ public final class DirectWriter {
         if (closing != null) {
             outcome.completeExceptionally(new CreelException(ErrorCode.INVALID_ARGUMENT, path
                     + ": the writer is closed"));
-            return new BatchedSync.Pending(this, outcome, outcome.thenApply(i -> null), position, null);
+            return new BatchedSync.Pending(this, outcome, outcome.thenApply(i -> null), position, null, 0);
         }
         CompletableFuture<Void> upTo = state;
-        // Inline bytes are taken now: a later write may move them to blocks before this sync is sent.
-        byte[] inlineNow = held == null ? null : Arrays.copyOf(held.array(), held.position());
+        // Inline bytes are taken now (a later write may move them to blocks before this sync is sent),
+        // only those not committed yet: an earlier sync still in flight commits a prefix of them.
+        int base = held == null ? 0 : Math.min(heldCommitted, held.position());
+        byte[] inlineNow = held == null ? null : Arrays.copyOfRange(held.array(), base, held.position());
         state = joined(state, outcome);
-        return new BatchedSync.Pending(this, outcome, upTo, position, inlineNow);
+        if (inlineNow != null) {
+            trimmed = outcome.handle((v, t) -> null);
+        }
+        return new BatchedSync.Pending(this, outcome, upTo, position, inlineNow, base);
     }
 
     /**
      * The entry of a batched sync of {@code length}, made once everything issued before it completed
-     * (so an earlier sync's inline bytes are known committed): inline, only the bytes not committed yet.
+     * (so an earlier sync's inline bytes are known committed): inline, only the bytes not committed
+     * yet, of {@code inlineNow} (the node's bytes from {@code base} when the sync was issued).
      */
-    synchronized io.creel.common.protocol.SyncManyRequest.Entry batchedEntry(long length, byte[] inlineNow) {
-        byte[] appended = inlineNow == null ? null
-                : Arrays.copyOfRange(inlineNow, Math.min(heldCommitted, inlineNow.length), inlineNow.length);
+    synchronized io.creel.common.protocol.SyncManyRequest.Entry batchedEntry(long length, byte[] inlineNow, int base) {
+        byte[] appended = inlineNow == null ? null : Arrays.copyOfRange(inlineNow,
+                Math.min(Math.max(heldCommitted - base, 0), inlineNow.length), inlineNow.length);
         return new io.creel.common.protocol.SyncManyRequest.Entry(node.nodeId(), lease, length, appended);
     }
 
@@ -238,6 +255,10 @@ public final class DirectWriter {
             committedInline = entry.appended() != null;
             if (entry.appended() != null) {
                 heldCommitted = (int) Math.max(heldCommitted, entry.length());
+                // The namenode gave back the node's unwritten blocks (the one its create took):
+                // forget them, so a write past the inline limit allocates block 0 anew.
+                forgetTrimmedBlocks(0);
+                allocated = 0;
             }
         }
         if (entry.appended() == null) {

@@ -136,7 +136,7 @@ public final class NamenodeServer implements AutoCloseable {
         RetryCache answers = new RetryCache(conf.get(NamenodeKeys.RETRY_CACHE_SIZE),
                 conf.get(NamenodeKeys.RETRY_CACHE_EXPIRY).toMillis(), System::currentTimeMillis);
         NamenodeService service = new NamenodeService(namespace, registry, allocator, regions, answers,
-                conf.get(NamenodeKeys.RETRY_LEASE_HOLD).toMillis());
+                conf.get(NamenodeKeys.RETRY_LEASE_HOLD).toMillis(), conf.maxFrameSize());
         NamenodePersistence persistence = null;
         RpcServer rpc = null;
         RpcListener alsoOver = null;

@@ -17,6 +17,9 @@ public final class YcsbKeys implements ConfKeySource {
     public static final ConfKey<Boolean> TABLE_ENUMERABLE = ConfKey.of("creel.ycsb.table.enumerable", "false",
             ConfValues::parseBoolean,
             "Whether a Table the binding creates lists its keys (false: no directory records, faster inserts).");
+    public static final ConfKey<String> TABLE_ORDERED = ConfKey.of("creel.ycsb.table.ordered", "auto",
+            YcsbKeys::parseOrdered, "Whether a Table the binding creates keeps its keys in order, so YCSB's scan works: "
+                    + "true, false, or auto (ordered when the workload scans: scanproportion > 0, as in workload E).");
     public static final ConfKey<String> STORAGE_CLASS = ConfKey.of("creel.ycsb.storage.class", "", String::trim,
             "Storage class of the Tables the binding creates (dram, disk); empty inherits (the cluster's order).");
     public static final ConfKey<java.time.Duration> TTL = ConfKey.of("creel.ycsb.ttl", "1h", ConfValues::parseDuration,
@@ -29,7 +32,15 @@ public final class YcsbKeys implements ConfKeySource {
 
     @Override
     public List<ConfKey<?>> keys() {
-        return List.of(ROOT, TABLE_ENUMERABLE, STORAGE_CLASS, TTL);
+        return List.of(ROOT, TABLE_ENUMERABLE, TABLE_ORDERED, STORAGE_CLASS, TTL);
+    }
+
+    private static String parseOrdered(String text) {
+        String v = text.trim().toLowerCase(java.util.Locale.ROOT);
+        if (!v.equals("auto") && !v.equals("true") && !v.equals("false")) {
+            throw new IllegalArgumentException("true, false or auto, not '" + text + "'");
+        }
+        return v;
     }
 
     private static String parseDirectory(String text) {

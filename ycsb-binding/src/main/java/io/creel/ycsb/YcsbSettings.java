@@ -25,11 +25,13 @@ import java.util.Properties;
  * @param conf         the client configuration (namenode address, timeouts, and the binding's keys)
  * @param root         the directory holding the YCSB tables
  * @param tableOptions how the binding creates a missing Table (its storage class, whether it is
- *                     enumerable, its time to live: YCSB's tables are scratch data)
+ *                     enumerable and ordered, its time to live: YCSB's tables are scratch data)
  */
 public record YcsbSettings(CreelConf conf, PathName root, CreateOptions tableOptions) {
     /** System property naming the directory of {@code creel-site.conf} (set by {@code bin/creel}). */
     public static final String CONF_DIR_PROPERTY = "creel.conf.dir";
+    /** YCSB's CoreWorkload property: the share of operations that are scans (0 unless the workload sets it). */
+    static final String SCAN_PROPORTION = "scanproportion";
     /** Prefix of the YCSB properties handed to Creel. */
     public static final String PREFIX = "creel.";
 
@@ -51,9 +53,29 @@ public record YcsbSettings(CreelConf conf, PathName root, CreateOptions tableOpt
         }
         java.time.Duration ttl = conf.get(YcsbKeys.TTL);
         CreateOptions options = CreateOptions.defaults().withStorageClass(storageClass)
-                .withEnumerable(conf.get(YcsbKeys.TABLE_ENUMERABLE))
+                .withEnumerable(conf.get(YcsbKeys.TABLE_ENUMERABLE)).withOrdered(ordered(conf, props))
                 .withExpiry(ttl.isZero() ? io.creel.common.protocol.Expiry.NONE
                         : io.creel.common.protocol.Expiry.timeToLive(ttl));
         return new YcsbSettings(conf, PathName.parse(conf.get(YcsbKeys.ROOT)), options);
+    }
+
+    /**
+     * Whether the binding creates its Tables ordered: as {@link YcsbKeys#TABLE_ORDERED} says, or with
+     * {@code auto} when the workload scans ({@value #SCAN_PROPORTION} above 0). The load phase of a
+     * scanning workload (e.g. {@code ycsb load e}) reads the same workload file, so the Table it
+     * makes is the one the run phase can scan.
+     */
+    static boolean ordered(CreelConf conf, Properties props) {
+        String setting = conf.get(YcsbKeys.TABLE_ORDERED);
+        if (!setting.equals("auto")) {
+            return Boolean.parseBoolean(setting);
+        }
+        String scans = props.getProperty(SCAN_PROPORTION, "0").trim();
+        try {
+            return Double.parseDouble(scans) > 0;
+        } catch (NumberFormatException e) {
+            throw new CreelException(ErrorCode.CONFIGURATION, SCAN_PROPORTION + " = '" + scans + "' is not a number ("
+                    + YcsbKeys.TABLE_ORDERED.name() + " = auto reads it)");
+        }
     }
 }

@@ -175,14 +175,62 @@ class CreelDBTest {
         assertTrue(admin.lookup("/t_large/big").join().length() > 2 * (1 << 20), "two 1 MiB fields in one value");
     }
 
-    @Test
-    void scanIsNotImplementedAndSaysSoOnce() throws DBException {
-        CreelDB db = db("table", "t_scan");
+    /** A scan's records as field maps of strings. */
+    private static List<Map<String, String>> scan(CreelDB db, String table, String start, int n, Set<String> fields) {
         Vector<HashMap<String, ByteIterator>> out = new Vector<>();
-        assertEquals(Status.NOT_IMPLEMENTED, db.scan("t_scan", "user1", 10, null, out));
-        assertEquals(Status.NOT_IMPLEMENTED, db.scan("t_scan", "user1", 10, null, out));
+        assertEquals(Status.OK, db.scan(table, start, n, fields, out));
+        List<Map<String, String>> strings = new ArrayList<>();
+        for (HashMap<String, ByteIterator> r : out) {
+            Map<String, String> m = new HashMap<>();
+            r.forEach((k, v) -> m.put(k, v.toString()));
+            strings.add(m);
+        }
+        return strings;
+    }
+
+    @Test
+    void aScanReadsRecordsInKeyOrderFromTheStartKeyWithTheirFieldsWhenTheWorkloadScans() throws DBException {
+        CreelDB db = db("table", "t_scan", "scanproportion", "0.95"); // creel.ycsb.table.ordered = auto: ordered
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            order.add(i);
+        }
+        java.util.Collections.shuffle(order, new Random(3));
+        for (int i : order) {
+            // user7's record is larger than the namenode keeps inline: it is read from its block.
+            String big = i == 7 ? "x".repeat(10_000) : "b" + i;
+            assertEquals(Status.OK, db.insert("t_scan", "user" + i, record("a", "a" + i, "b", big)));
+        }
+        // Key order is byte order: user1, user10, ..., user19, user2, user20, ...
+        List<Map<String, String>> got = scan(db, "t_scan", "user10", 5, null);
+        assertEquals(List.of(Map.of("a", "a10", "b", "b10"), Map.of("a", "a11", "b", "b11"),
+                Map.of("a", "a12", "b", "b12"), Map.of("a", "a13", "b", "b13"), Map.of("a", "a14", "b", "b14")), got);
+        assertEquals(List.of(Map.of("a", "a6"), Map.of("a", "a7"), Map.of("a", "a8")),
+                scan(db, "t_scan", "user6", 3, Set.of("a")), "only the named fields");
+        assertEquals("x".repeat(10_000), scan(db, "t_scan", "user7", 1, null).get(0).get("b"));
+        assertEquals(List.of(Map.of("a", "a9", "b", "b9")), scan(db, "t_scan", "user9", 100, null),
+                "a scan ends with the table");
+        assertEquals(Status.OK, db.delete("t_scan", "user11"));
+        assertEquals(List.of("a10", "a12"), scan(db, "t_scan", "user10", 2, null).stream().map(r -> r.get("a"))
+                .toList());
+    }
+
+    @Test
+    void aScanOfATableMadeForAWorkloadThatDoesNotScanIsAnErrorThatSaysWhatToSet() throws DBException {
+        CreelDB db = db("table", "t_noscan"); // no scanproportion: auto makes it unordered
+        db.insert("t_noscan", "user1", record("a", "1"));
+        Vector<HashMap<String, ByteIterator>> out = new Vector<>();
+        assertEquals(Status.ERROR, db.scan("t_noscan", "user1", 10, null, out));
         assertTrue(out.isEmpty());
-        assertEquals(2L, db.shared().failures().counts().get("NOT_IMPLEMENTED scan"));
+        assertEquals(1L, db.shared().failures().counts().get("INVALID_ARGUMENT"));
+        CreelDB ordered = db("table", "t_forced", "creel.ycsb.table.ordered", "true");
+        ordered.insert("t_forced", "k", record("a", "1"));
+        assertEquals(1, scan(ordered, "t_forced", "", 10, null).size(), "ordered on request, whatever the workload");
+        CreelDB unordered = db("table", "t_refused", "creel.ycsb.table.ordered", "false", "scanproportion", "0.5");
+        assertEquals(Status.ERROR, unordered.scan("t_refused", "", 10, null, new Vector<>()));
+        DBException bad = assertThrows(DBException.class, () -> db("table", "t_bad", "creel.ycsb.table.ordered",
+                "maybe"));
+        assertTrue(bad.getMessage().contains("creel.ycsb.table.ordered"), bad.getMessage());
     }
 
     @Test

@@ -90,6 +90,22 @@ class YcsbWorkloadTest {
     }
 
     @Test
+    void workloadELoadsAnOrderedTableAndRunsItsScansAndInsertsWithoutAFailure() {
+        Map<String, String> e = workload("e");
+        e.put("recordcount", "1000");
+        e.put("operationcount", "600");
+        YcsbResult load = creel(YcsbProcess.load(YcsbProcess.CREEL_DB), "ycsb_e", e).threads(4).label("workload e")
+                .start(LIMIT);
+        assertEquals(List.of(), load.problems(1000, List.of()), "load");
+        YcsbResult run = creel(YcsbProcess.run(YcsbProcess.CREEL_DB), "ycsb_e", e).threads(4).label("workload e")
+                .start(LIMIT);
+        assertEquals(List.of(), run.problems(600, List.of()), "run: every scan and insert returned OK");
+        assertTrue(run.succeeded("SCAN") > 500, "95% scans: " + run.succeeded("SCAN"));
+        assertTrue(run.succeeded("INSERT") > 5, "5% inserts: " + run.succeeded("INSERT"));
+        assertEquals(0, run.verificationErrors());
+    }
+
+    @Test
     void aValueThatIsNotWhatYcsbWroteFailsVerification() {
         // Loaded with 100-byte fields, verified as if they were 60 bytes long: every read is wrong.
         Map<String, String> c = workload("c");

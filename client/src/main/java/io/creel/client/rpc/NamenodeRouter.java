@@ -159,6 +159,12 @@ public final class NamenodeRouter {
         return naming(path, call(partition, Opcode.LOOKUP, forAppend ? identified(r) : r, openReply(partition)));
     }
 
+    /** SCAN: keys of an ordered Table from a start key, with their inline values (read-only, not identified). */
+    public CompletableFuture<io.creel.common.protocol.ScanReply> scan(int partition,
+                                                                     io.creel.common.protocol.ScanRequest request) {
+        return naming(request.path(), call(partition, Opcode.SCAN, request, io.creel.common.protocol.ScanReply::decode));
+    }
+
     public CompletableFuture<NodeInfo> remove(int partition, String path, boolean recursive) {
         return naming(path, call(partition, Opcode.REMOVE, identified(new RemoveRequest(path, recursive)),
                 NodeReply::decode).thenApply(NodeReply::node));

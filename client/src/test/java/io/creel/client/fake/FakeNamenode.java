@@ -44,7 +44,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class FakeNamenode implements AutoCloseable {
     private final FakeStorage storage;
     private final RpcServer server;
-    private final Map<String, Node> paths = new TreeMap<>();
+    private final TreeMap<String, Node> paths = new TreeMap<>();
     private final Map<Long, Node> byId = new HashMap<>();
     private final AtomicLong ids = new AtomicLong(100);
     private final AtomicLong leases = new AtomicLong(7000);
@@ -75,6 +75,8 @@ public final class FakeNamenode implements AutoCloseable {
         String path;
         long length;
         boolean enumerable = true;
+        /** A Table created ordered: SCAN reads its keys (in String order, which is byte order for ASCII keys). */
+        boolean ordered;
         long lease;
         boolean visible = true;
         final List<long[]> blocks = new ArrayList<>();
@@ -155,6 +157,7 @@ public final class FakeNamenode implements AutoCloseable {
                 sessionBeats.incrementAndGet();
                 call.reply(new io.creel.common.protocol.SessionBeatReply(0, SESSION_TIMEOUT_MILLIS));
             }
+            case SCAN -> call.reply(sync(() -> scan(io.creel.common.protocol.ScanRequest.decode(call.body()))));
             case LOOKUP -> call.reply(sync(() -> lookup(LookupRequest.decode(call.body()))));
             case REMOVE -> call.reply(sync(() -> remove(RemoveRequest.decode(call.body()))));
             case MOVE -> call.reply(sync(() -> move(MoveRequest.decode(call.body()))));
@@ -270,6 +273,7 @@ public final class FakeNamenode implements AutoCloseable {
         n.type = req.type();
         n.path = p.toString();
         n.enumerable = req.type() != NodeType.TABLE || req.enumerable();
+        n.ordered = req.ordered();
         if (req.expiry().expires()) {
             n.expiry = new io.creel.common.protocol.NodeExpiry(caller.clientText(), req.expiry().isSession(),
                     req.expiry().isSession() ? SESSION_TIMEOUT_MILLIS : req.expiry().graceMillis(), 0);
@@ -323,6 +327,25 @@ public final class FakeNamenode implements AutoCloseable {
         }
         long[] b = container.blocks.get(index);
         storage.put(b[0], b[1], (int) (at % storage.blockSize()), record);
+    }
+
+    private Message scan(io.creel.common.protocol.ScanRequest req) {
+        Node t = find(req.path());
+        if (t.type != NodeType.TABLE || !t.ordered) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, req.path() + " keeps no key order: create it ordered");
+        }
+        String prefix = t.path + "/";
+        List<io.creel.common.protocol.ScanReply.Entry> out = new ArrayList<>();
+        for (Node n : paths.tailMap(prefix + req.from(), !req.after()).values()) {
+            if (!n.path.startsWith(prefix)) {
+                break;
+            }
+            if (out.size() == req.limit()) {
+                return new io.creel.common.protocol.ScanReply(out, true);
+            }
+            out.add(new io.creel.common.protocol.ScanReply.Entry(n.path.substring(prefix.length()), info(n), null));
+        }
+        return new io.creel.common.protocol.ScanReply(out, false);
     }
 
     private Message lookup(LookupRequest req) {

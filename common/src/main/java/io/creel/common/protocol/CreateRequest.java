@@ -24,11 +24,20 @@ import java.util.Objects;
  *                      from the parent (else the storage class's factor)
  * @param expiry        whether and when the node goes away with its creator ({@link Expiry}; not
  *                      for a KeyValue, which each put replaces)
+ * @param ordered       for a Table: whether it keeps its keys in order, so they can be scanned
+ *                      ({@link ScanRequest}); only a Table may be created ordered
  */
 public record CreateRequest(String path, NodeType type, String storageClass, String locationClass,
-                            boolean enumerable, byte[] value, int replication, Expiry expiry) implements Message {
+                            boolean enumerable, byte[] value, int replication, Expiry expiry, boolean ordered)
+        implements Message {
     public CreateRequest {
         expiry = expiry == null ? Expiry.NONE : expiry;
+    }
+
+    /** A create of a node that keeps no key order (every node but an ordered Table). */
+    public CreateRequest(String path, NodeType type, String storageClass, String locationClass, boolean enumerable,
+                         byte[] value, int replication, Expiry expiry) {
+        this(path, type, storageClass, locationClass, enumerable, value, replication, expiry, false);
     }
 
     /** A create without a value. */
@@ -64,6 +73,7 @@ public record CreateRequest(String path, NodeType type, String storageClass, Str
         Wire.writeOptionalBytes(out, value);
         out.writeByte(replication);
         expiry.encode(out);
+        Wire.writeBoolean(out, ordered);
     }
 
     public static CreateRequest decode(ByteBuf in) {
@@ -78,7 +88,7 @@ public record CreateRequest(String path, NodeType type, String storageClass, Str
         CreateRequest r = new CreateRequest(path, type, Wire.readString(in, "create.class"),
                 Wire.readString(in, "create.location"), Wire.readBoolean(in, "create.enumerable"),
                 Wire.readOptionalBytes(in, "create.value"), Wire.readByte(in, "create.replication"),
-                Expiry.decode(in, "create.expiry"));
+                Expiry.decode(in, "create.expiry"), Wire.readBoolean(in, "create.ordered"));
         Wire.expectEnd(in, "create request");
         if (r.replication < 0 || r.replication > BlockLocation.MAX_COPIES) {
             throw new ProtocolException("create.replication: " + r.replication + " copies; 0 (inherit) to "
@@ -92,18 +102,20 @@ public record CreateRequest(String path, NodeType type, String storageClass, Str
         return o instanceof CreateRequest r && r.path.equals(path) && r.type == type
                 && r.storageClass.equals(storageClass) && r.locationClass.equals(locationClass)
                 && r.enumerable == enumerable && Arrays.equals(r.value, value) && r.replication == replication
-                && r.expiry.equals(expiry);
+                && r.expiry.equals(expiry) && r.ordered == ordered;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(path, type, storageClass, locationClass, enumerable, expiry) * 31 + Arrays.hashCode(value);
+        return Objects.hash(path, type, storageClass, locationClass, enumerable, expiry, ordered) * 31
+                + Arrays.hashCode(value);
     }
 
     @Override
     public String toString() {
         return "CreateRequest[" + path + ", " + type + ", class=" + storageClass + ", location=" + locationClass
-                + ", enumerable=" + enumerable + (replication == 0 ? "" : ", replication=" + replication)
+                + ", enumerable=" + enumerable + (ordered ? ", ordered" : "")
+                + (replication == 0 ? "" : ", replication=" + replication)
                 + (value == null ? "" : ", value of " + value.length + " bytes")
                 + (expiry.expires() ? ", expiry=" + expiry : "") + "]";
     }

@@ -27,6 +27,8 @@ public enum Opcode implements RequestType {
     SESSION_BEAT(17),
     /** An expiring node's owner hands it to another session or makes it permanent ({@link HandOverRequest}). */
     HAND_OVER(18),
+    /** Keys of an ordered Table in order from a start key, with their inline values ({@link ScanRequest}). */
+    SCAN(19),
     /** Change a node's owner, group or mode ({@link SetAccessRequest}). */
     SET_ACCESS(40),
     /** Superuser only: make a credential current at this namenode ({@link CredentialRecord}). */

@@ -35,6 +35,23 @@ class MessageCodecTest {
     }
 
     @Test
+    void aScanAsksForOneToMaxLimitKeysAndItsReplyHoldsOnlyKeyValuesWithTheirOwnLength() {
+        assertThrows(IllegalArgumentException.class, () -> new ScanRequest("/t", "", false, 0));
+        assertThrows(IllegalArgumentException.class, () -> new ScanRequest("/t", "", false, ScanRequest.MAX_LIMIT + 1));
+        ByteBuf tooMany = Unpooled.buffer();
+        new ScanRequest("/t", "", false, 5).encode(tooMany);
+        tooMany.setShort(tooMany.writerIndex() - 2, ScanRequest.MAX_LIMIT + 1);
+        assertThrows(ProtocolException.class, () -> ScanRequest.decode(tooMany));
+        ByteBuf directory = Unpooled.buffer();
+        new ScanReply(List.of(new ScanReply.Entry("d", new NodeInfo(1, NodeType.DIRECTORY, 0, "", "", true, 0, false),
+                null)), false).encode(directory);
+        assertThrows(ProtocolException.class, () -> ScanReply.decode(directory));
+        ByteBuf shortValue = Unpooled.buffer();
+        new ScanReply(List.of(new ScanReply.Entry("k", NODE, new byte[] {1})), false).encode(shortValue);
+        assertThrows(ProtocolException.class, () -> ScanReply.decode(shortValue));
+    }
+
+    @Test
     void metadataMessagesRoundTrip() {
         roundTrip(new CreateRequest("/a/b", NodeType.FILE, "disk", "", false), CreateRequest::decode);
         roundTrip(new CreateRequest("/a/r", NodeType.FILE, "", "", true, null, 3), CreateRequest::decode);
@@ -55,6 +72,14 @@ class MessageCodecTest {
                 HandOverRequest::decode);
         roundTrip(new HandOverRequest("/app", "", Expiry.NONE), HandOverRequest::decode);
         roundTrip(new SessionBeatReply(3, 30_000), SessionBeatReply::decode);
+        roundTrip(new CreateRequest("/t", NodeType.TABLE, "", "", false, null, 0, Expiry.NONE, true),
+                CreateRequest::decode);
+        roundTrip(new ScanRequest("/t", "", false, 1), ScanRequest::decode);
+        roundTrip(new ScanRequest("/t", "user42", true, ScanRequest.MAX_LIMIT), ScanRequest::decode);
+        roundTrip(new ScanReply(List.of(), false), ScanReply::decode);
+        roundTrip(new ScanReply(List.of(new ScanReply.Entry("k1", NODE, null),
+                new ScanReply.Entry("k2", new NodeInfo(43, NodeType.KEYVALUE, 3, "", "", true, 5, false), new byte[] {1, 2, 3})),
+                true), ScanReply::decode);
         roundTrip(new MapRequest(42, 5, 77), MapRequest::decode);
         roundTrip(new MapRequest(42, 5, 77, 1L << 52, 3), MapRequest::decode);
         roundTrip(new LocateRequest(42, 5, 64), LocateRequest::decode);
@@ -125,7 +150,7 @@ class MessageCodecTest {
 
         ByteBuf huge = Unpooled.buffer();
         new CreateRequest("/t/k", NodeType.KEYVALUE, "", "", true).encode(huge);
-        huge.setInt(huge.writerIndex() - 12, Wire.MAX_INLINE_BYTES + 1); // the value's length, before the expiry
+        huge.setInt(huge.writerIndex() - 13, Wire.MAX_INLINE_BYTES + 1); // the value's length, before the expiry and ordered
         assertThrows(ProtocolException.class, () -> CreateRequest.decode(huge));
 
         assertThrows(IllegalArgumentException.class, () -> new CommitRequest(1, 2, 3, CommitRequest.Kind.CLOSE, value));

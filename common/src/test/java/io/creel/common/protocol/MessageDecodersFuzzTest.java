@@ -25,7 +25,7 @@ class MessageDecodersFuzzTest {
             ServerStatus::decode, StatusReply::decode, StorageServerInfo::decode, LocateRequest::decode,
             LocateReply::decode, HandOverRequest::decode, SessionBeatReply::decode,
             SetAccessRequest::decode, CredentialRecord::decode, CredentialList::decode, NameRequest::decode,
-            SyncManyRequest::decode, SyncManyReply::decode);
+            SyncManyRequest::decode, SyncManyReply::decode, ScanRequest::decode, ScanReply::decode);
 
     @FuzzTest(maxDuration = "15s")
     void decodersRejectHostileBytesWithAProtocolError(FuzzedDataProvider data) {

@@ -78,6 +78,43 @@ class BatchedSyncTest {
         }
     }
 
+    private static long usedBlocks(CreelClient c) {
+        long used = 0;
+        for (io.creel.common.protocol.ServerStatus s : c.status().join().get(0).servers()) {
+            used += s.usedBlocks() + s.pendingBlocks();
+        }
+        return used;
+    }
+
+    @Test
+    void filesKeptInlineHoldNoBlockAndMayOutgrowTheLimit() throws Exception {
+        try (Clusters.Running running = Clusters.start(b -> b.dram(32L << 20));
+             CreelClient c = CreelClient.connect(running.cluster.clientConf())) {
+            c.create("/p", NodeType.DIRECTORY).join();
+            c.create("/p/first", NodeType.DIRECTORY).join(); // the directory's records block exists
+            long before = usedBlocks(c);
+            List<DirectWriter> writers = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                DirectWriter w = c.create("/p/f" + i, NodeType.FILE).join().writer();
+                w.write(ByteBuffer.wrap(TestData.bytes(i, 0, 1000))).join();
+                writers.add(w);
+            }
+            DirectWriter.syncAll(writers).join();
+            assertEquals(before, usedBlocks(c), "the blocks their creates took went back: they are inline");
+            // One File outgrows the inline limit after its inline sync: its bytes move to a new block 0.
+            DirectWriter grows = writers.get(0);
+            grows.write(ByteBuffer.wrap(TestData.bytes(0, 1000, 9000))).join();
+            DirectWriter.syncAll(writers).join();
+            assertArrayEquals(TestData.bytes(0, 0, 10_000), read(c, "/p/f0"));
+            assertTrue(!c.lookup("/p/f0").join().isInline());
+            assertEquals(before + 1, usedBlocks(c), "one block for the File that outgrew the limit");
+            for (DirectWriter w : writers) {
+                w.close().join();
+            }
+            assertArrayEquals(TestData.bytes(7, 0, 1000), read(c, "/p/f7"));
+        }
+    }
+
     @Test
     void aWriterWhoseSyncFailsFailsAlone() throws Exception {
         try (Clusters.Running running = Clusters.start(b -> b.dram(32L << 20));

@@ -182,6 +182,20 @@ class PermissionsClusterTest {
                 denied("carol", "/home/alice/t", () -> carol.putValue("/home/alice/t", "k", bytes("carol")));
                 denied("carol", "/home/alice", () -> carol.create("/home/alice/c", NodeType.FILE));
 
+                // An ordered Table: scanning it is listing it; a key closed to carol comes without its value.
+                alice.create("/home/alice/ot", NodeType.TABLE, io.creel.client.CreateOptions.defaults()
+                        .withOrdered(true)).join();
+                alice.putValue("/home/alice/ot", "a", bytes("1")).join();
+                alice.putValue("/home/alice/ot", "b", bytes("2")).join();
+                alice.setAccess("/home/alice/ot/b", "", "", 0600).join();
+                List<DirectoryEntry> scanned = carol.scan("/home/alice/ot", "", 10).join();
+                assertEquals(List.of("a", "b"), scanned.stream().map(DirectoryEntry::name).toList());
+                assertEquals("1", new String(scanned.get(0).data(), StandardCharsets.UTF_8));
+                assertNull(scanned.get(1).data(), "no value of a key carol may not read");
+                denied("carol", "/home/alice/ot/b", () -> carol.scanValues("/home/alice/ot", "", 10));
+                denied("bob", "/home/alice", () -> bob.scan("/home/alice/ot", "", 10));
+                assertEquals(2, alice.scanValues("/home/alice/ot", "", 10).join().size());
+
                 // A file alice closes to everyone else: bob and carol see it listed, cannot read it.
                 write(alice, "/home/alice/private", "secret");
                 alice.setAccess("/home/alice/private", "", "", 0600).join();
@@ -208,7 +222,7 @@ class PermissionsClusterTest {
                 // Bob owns it now, but may not reach it: /home/alice is closed to him.
                 denied("bob", "/home/alice", () -> bob.setAccess("/home/alice/g", "", "", 0644));
                 root.delete("/home/bob/f", false).join();
-                assertEquals(List.of("g", "t"), root.list("/home/alice").join().stream().map(DirectoryEntry::name).sorted()
+                assertEquals(List.of("g", "ot", "t"), root.list("/home/alice").join().stream().map(DirectoryEntry::name).sorted()
                         .toList());
                 denied("bob", "FSCK", () -> bob.fsck("/"));
             }

@@ -3,8 +3,10 @@ package io.creel.minicluster.cluster;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.creel.client.CreateOptions;
 import io.creel.client.CreelClient;
 import io.creel.client.CreelNode;
+import io.creel.client.TableEntry;
 import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.CreelConf;
 import io.creel.common.namespace.NodeType;
@@ -13,6 +15,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -46,6 +49,10 @@ class ReadmeExampleTest {
                 creel.putValue("/cache", "alice", ByteBuffer.wrap(bytes)).join();
                 ByteBuffer value = creel.getValue("/cache", "alice").join();
 
+                creel.create("/events", NodeType.TABLE, CreateOptions.defaults().withOrdered(true)).join();
+                creel.putValue("/events", "2026-11-27T09:30", ByteBuffer.wrap(bytes)).join();
+                List<TableEntry> firstTen = creel.scanValues("/events", "2026-11-27", 10).join();
+
                 creel.create("/shuffle", NodeType.DIRECTORY).join();
                 creel.create("/shuffle/bag", NodeType.BAG).join();
                 creel.move("/jobs/part-0", "/shuffle/bag/part-0").join();
@@ -57,6 +64,7 @@ class ReadmeExampleTest {
                 byte[] got = new byte[value.remaining()];
                 value.get(got);
                 assertArrayEquals(bytes, got);
+                assertEquals(List.of("2026-11-27T09:30"), firstTen.stream().map(TableEntry::key).toList());
             }
             assertEquals("part zero", printed.toString(StandardCharsets.UTF_8));
             assertEquals("part zero", sink.toString(StandardCharsets.UTF_8));

@@ -20,6 +20,8 @@ final class Container extends Node {
     final boolean enumerable;
     /** Children by name (for a Table, the committed version of each key); {@code null} until the first. */
     private ChildTable children;
+    /** The same children in name order, for an ordered Table only; {@code null} for every other container. */
+    private OrderedKeys orderedKeys;
     /** Record slots of the children (enumerable containers); {@code null} until the first. */
     private SlotTable slots;
     /** Uncommitted KeyValue versions (Tables); {@code null} until the first. */
@@ -76,12 +78,41 @@ final class Container extends Node {
         if (children == null) {
             children = new ChildTable();
         }
-        return children.put(n);
+        Node old = children.put(n);
+        if (orderedKeys != null) {
+            orderedKeys.put(n);
+        }
+        return old;
     }
 
     /** Takes {@code n} out of the children if it is the child under its name; returns whether it was. */
     boolean removeChild(Node n) {
-        return children != null && children.remove(n);
+        boolean removed = children != null && children.remove(n);
+        if (removed && orderedKeys != null) {
+            orderedKeys.remove(n);
+        }
+        return removed;
+    }
+
+    /** Makes this Table keep its keys in order from now on (those it has included): an ordered Table. */
+    void keepOrder() {
+        if (type != NodeType.TABLE) {
+            throw new IllegalStateException("only a Table keeps its keys in order, not a " + type.displayName());
+        }
+        if (orderedKeys == null) {
+            orderedKeys = new OrderedKeys();
+            childList().forEach(orderedKeys::put);
+        }
+    }
+
+    /** Whether this is an ordered Table. */
+    boolean ordered() {
+        return orderedKeys != null;
+    }
+
+    /** The keys of an ordered Table, in order; {@code null} for any other container. */
+    OrderedKeys orderedKeys() {
+        return orderedKeys;
     }
 
     int childCount() {

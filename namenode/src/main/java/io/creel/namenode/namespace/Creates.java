@@ -58,6 +58,10 @@ final class Creates {
             throw new CreelException(ErrorCode.INVALID_ARGUMENT, path + ": only a KeyValue is created with its value; "
                     + "write a " + req.type().displayName() + "'s data after creating it");
         }
+        if (req.ordered() && req.type() != NodeType.TABLE) {
+            throw new CreelException(ErrorCode.INVALID_ARGUMENT, path + ": only a Table can be created ordered (it "
+                    + "keeps its keys in order to scan them), not a " + req.type().displayName());
+        }
         allocator.checkClass(req.storageClass(), req.path());
         expiries.checkCreate(req, path, request);
         if (req.type() == NodeType.FILE || req.type() == NodeType.KEYVALUE) {
@@ -85,7 +89,12 @@ final class Creates {
             n = f;
         } else {
             boolean enumerable = req.type() != NodeType.TABLE || req.enumerable();
-            n = new Container(nodes.nextId(), req.type(), name, parent, placement, enumerable, now, Node.State.LIVE);
+            Container c = new Container(nodes.nextId(), req.type(), name, parent, placement, enumerable, now,
+                    Node.State.LIVE);
+            if (req.ordered()) {
+                c.keepOrder();
+            }
+            n = c;
         }
         parent.putChild(n);
         parent.modifiedMillis = now;
@@ -106,6 +115,9 @@ final class Creates {
             throw e;
         }
         namespace.logCreated(n);
+        if (n instanceof Container c && c.ordered()) {
+            namespace.log().ordered(n.id);
+        }
         expiries.created(n, req.expiry(), request);
         OpenReply reply = namespace.reply(n);
         namespace.expect(reply);

@@ -43,6 +43,9 @@ public final class NamespaceImage {
             while (!todo.isEmpty()) {
                 Node n = todo.removeFirst();
                 describe(n, sink);
+                if (n instanceof Container c && c.ordered()) {
+                    sink.ordered(n.id);
+                }
                 ns.ownership().describeTo(n, sink);
                 long[] owner = ns.owned().logged(n.id);
                 if (owner != null) {
@@ -152,6 +155,14 @@ public final class NamespaceImage {
                 throw new IllegalStateException("block " + index + " of node " + nodeId + " follows "
                         + n.blockCount() + " blocks");
             }
+        }
+
+        /** The Table just created keeps its keys in order. */
+        public void ordered(long nodeId) {
+            if (!(node(nodeId) instanceof Container c) || c.type != NodeType.TABLE) {
+                throw new IllegalStateException("node " + nodeId + " is not a Table; only a Table keeps its keys in order");
+            }
+            c.keepOrder();
         }
 
         /** The node just created has its own replication factor. */

@@ -120,6 +120,13 @@ public interface NamespaceLog {
     }
 
     /**
+     * The Table the {@link #created} call just before created keeps its keys in order (an ordered
+     * Table); none by default for logs that only count.
+     */
+    default void ordered(long nodeId) {
+    }
+
+    /**
      * Whether this log keeps answers ({@link #answered}); encoding them for a log that does not is
      * wasted work. None by default.
      */

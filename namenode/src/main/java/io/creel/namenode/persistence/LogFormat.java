@@ -12,7 +12,7 @@ package io.creel.namenode.persistence;
  *
  * <p>{@code checkpoint-N} holds the whole namespace as of the start of log segment {@code log-N}:
  * a {@link #HEAD}, then the nodes as {@link #CREATED}/{@link #BLOCK}/{@link #LENGTH}/{@link #INLINE} records
- * (parents first, each expiring one followed by its {@link #OWNED}), then the remembered answers ({@link #ANSWER}), then {@link #IMAGE_END}. {@code log-N} holds the changes after it, in order.
+ * (parents first, each expiring one followed by its {@link #OWNED}, each ordered Table by its {@link #ORDERED}), then the remembered answers ({@link #ANSWER}), then {@link #IMAGE_END}. {@code log-N} holds the changes after it, in order.
  * Both start their own numbering of {@link #SERVER} records. N is written as 20 decimal digits.
  *
  * <p>Every file begins with a {@link #FORMAT} record naming the format version it is written in
@@ -76,24 +76,29 @@ final class LogFormat {
      */
     static final int OWNED = 17;
     /**
+     * node id: the Table the {@link #CREATED} record before it created keeps its keys in order (an
+     * ordered Table, scannable); in a checkpoint, after the Table's own records (since version 3).
+     */
+    static final int ORDERED = 18;
+    /**
      * node id, owner, group (strings), mode (u16): the node's owner, group and mode from now on (a
      * create's, after its CREATED record, or a chmod/chown); in a checkpoint, after the node's own
      * records (the root's after its blocks). Only a namenode enforcing permissions writes them
-     * (since version 3).
+     * (since version 4).
      */
-    static final int ACCESS = 18;
+    static final int ACCESS = 19;
     /**
      * name, id (strings), group count (u8) and groups, created (int64 ms): identity name's current
-     * credential (in a checkpoint, every current one, after the root) (since version 3).
+     * credential (in a checkpoint, every current one, after the root) (since version 4).
      */
-    static final int CREDENTIAL = 19;
-    /** name: the identity's credential was revoked (since version 3). */
-    static final int CREDENTIAL_REVOKED = 20;
+    static final int CREDENTIAL = 20;
+    /** name: the identity's credential was revoked (since version 4). */
+    static final int CREDENTIAL_REVOKED = 21;
     /**
      * The format this release writes and the newest it reads. Raise it when a record changes meaning
      * or layout; readers keep reading older versions (a file with no FORMAT record is version 1).
      */
-    static final int VERSION = 3;
+    static final int VERSION = 4;
 
     static final String LOG_PREFIX = "log-";
     static final String CHECKPOINT_PREFIX = "checkpoint-";

@@ -39,7 +39,7 @@ final class LogReader {
 
     private final Path file;
     private final NamespaceImage.Rebuilder target;
-    /** The node the last CREATED record created, which a REPLICATION record completes. */
+    /** The node the last CREATED record created, which a REPLICATION or ORDERED record completes. */
     private long lastCreated = -1;
     /** The last BLOCK record read, which a COPIES record completes. */
     private long lastBlockNode = -1;
@@ -304,6 +304,14 @@ final class LogReader {
                 long parent = Wire.readLong(in, "new parent id");
                 byte[] name = readName(in);
                 target.moved(node, parent, name, Wire.readInt(in, "slot"), Wire.readLong(in, "modified"));
+            }
+            case LogFormat.ORDERED -> {
+                long id = Wire.readLong(in, "node id");
+                if (id != lastCreated) {
+                    throw new IllegalStateException("node " + id + " keeps its keys in order without its created "
+                            + "record before it");
+                }
+                target.ordered(id);
             }
             case LogFormat.OWNED -> target.owned(Wire.readLong(in, "node id"), Wire.readLong(in, "owner"),
                     Wire.readLong(in, "owner"), Wire.readLong(in, "grace"));

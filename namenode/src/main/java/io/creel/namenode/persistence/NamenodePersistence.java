@@ -374,6 +374,11 @@ public final class NamenodePersistence implements AutoCloseable {
             }
 
             @Override
+            public void ordered(long nodeId) {
+                enc.ordered(nodeId);
+            }
+
+            @Override
             public long position() {
                 return 0;
             }

@@ -196,6 +196,12 @@ final class OperationLog implements NamespaceLog, AutoCloseable {
     }
 
     @Override
+    public synchronized void ordered(long nodeId) {
+        encoder.ordered(nodeId);
+        flush();
+    }
+
+    @Override
     public synchronized void owned(long nodeId, long ownerHigh, long ownerLow, long graceMillis) {
         encoder.owned(nodeId, ownerHigh, ownerLow, graceMillis);
         flush();

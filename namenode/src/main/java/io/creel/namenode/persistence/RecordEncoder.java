@@ -147,6 +147,12 @@ final class RecordEncoder {
         end(at);
     }
 
+    void ordered(long nodeId) {
+        int at = begin(LogFormat.ORDERED);
+        out.writeLong(nodeId);
+        end(at);
+    }
+
     void owned(long nodeId, long ownerHigh, long ownerLow, long graceMillis) {
         int at = begin(LogFormat.OWNED);
         out.writeLong(nodeId).writeLong(ownerHigh).writeLong(ownerLow).writeLong(graceMillis);

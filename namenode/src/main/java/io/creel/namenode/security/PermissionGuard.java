@@ -12,6 +12,7 @@ import io.creel.common.protocol.NodeAccess;
 import io.creel.common.protocol.NodeReply;
 import io.creel.common.protocol.Opcode;
 import io.creel.common.protocol.OpenReply;
+import io.creel.common.protocol.ScanReply;
 import io.creel.common.protocol.SetAccessRequest;
 import io.creel.common.rpc.RpcCall;
 import io.creel.common.security.Identity;
@@ -36,7 +37,8 @@ import org.slf4j.LoggerFactory;
  *   <li>lookup: read on the parent (to list it is to see its children); a reader that may not read
  *   the node itself is told its metadata without its first block or inline bytes, and is refused
  *   when it locates its blocks. Opening a File for append: write on it too.</li>
- *   <li>list: read on the container (its records are read as its blocks are).</li>
+ *   <li>list: read on the container (its records are read as its blocks are); SCAN of an ordered
+ *   Table likewise, its reply without the inline values of keys the caller may not read.</li>
  *   <li>create (a KeyValue put included): write on the parent.</li>
  *   <li>remove: write on the parent and on the node; move: write on the source's parent, on the
  *   source, and on the target's parent.</li>
@@ -109,6 +111,25 @@ public final class PermissionGuard {
             return reply;
         }
         return new OpenReply(reply.node(), 0, null, null, reply.inlineLimit());
+    }
+
+    /** SCAN of the ordered Table at {@code path}: read on it, as listing it needs. */
+    public void mayList(Identity who, String path) {
+        check(who, path, Need.READ, Need.READ, "scan " + path);
+    }
+
+    /** {@code reply} without the inline values of keys {@code who} may not read (their blocks refuse it too). */
+    public ScanReply shown(Identity who, ScanReply reply) {
+        if (who == null || who.superuser()) {
+            return reply;
+        }
+        List<ScanReply.Entry> out = new java.util.ArrayList<>(reply.entries().size());
+        for (ScanReply.Entry e : reply.entries()) {
+            NodeAccess a = e.node().access();
+            boolean readable = a == null || AccessRule.allows(who, groups(who), a, Need.READ);
+            out.add(readable ? e : new ScanReply.Entry(e.name(), e.node(), null));
+        }
+        return new ScanReply(out, reply.more());
     }
 
     /** REMOVE (and HAND_OVER) of {@code path}: write on its parent and on it. */

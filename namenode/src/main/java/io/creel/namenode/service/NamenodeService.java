@@ -25,6 +25,7 @@ import io.creel.common.protocol.RegisterReply;
 import io.creel.common.protocol.RegisterRequest;
 import io.creel.common.protocol.RemoveRequest;
 import io.creel.common.protocol.RequestIdentity;
+import io.creel.common.protocol.ScanRequest;
 import io.creel.common.protocol.ServerStatus;
 import io.creel.common.protocol.SessionBeatReply;
 import io.creel.common.protocol.StatusReply;
@@ -38,6 +39,7 @@ import io.creel.namenode.allocation.BlockAllocator;
 import io.creel.namenode.allocation.RegionBroker;
 import io.creel.namenode.allocation.RegionShortage;
 import io.creel.namenode.namespace.Namespace;
+import io.creel.namenode.namespace.TableScans;
 import io.creel.namenode.registry.ServerRegistry;
 import io.creel.namenode.retry.RetryCache;
 import java.util.ArrayList;
@@ -84,6 +86,7 @@ public final class NamenodeService implements RequestHandler {
     private final RetryCache answers;
     private final ClientSessions clients;
     private final io.creel.namenode.security.PermissionGuard guard;
+    private final TableScans scans;
 
     /**
      * A service over one namenode's namespace, storage-server registry, allocator and region broker,
@@ -102,6 +105,16 @@ public final class NamenodeService implements RequestHandler {
      */
     public NamenodeService(Namespace namespace, ServerRegistry registry, BlockAllocator allocator,
                            RegionBroker regions, RetryCache answers, long leaseHoldMillis) {
+        this(namespace, registry, allocator, regions, answers, leaseHoldMillis, (1 << 20) + (64 << 10));
+    }
+
+    /**
+     * @param maxFrame the largest frame clients accept ({@code CreelConf.maxFrameSize()}), which bounds
+     *                 a SCAN reply ({@link TableScans})
+     */
+    public NamenodeService(Namespace namespace, ServerRegistry registry, BlockAllocator allocator,
+                           RegionBroker regions, RetryCache answers, long leaseHoldMillis, int maxFrame) {
+        this.scans = new TableScans(namespace, maxFrame);
         this.namespace = namespace;
         this.registry = registry;
         this.allocator = allocator;
@@ -165,6 +178,11 @@ public final class NamenodeService implements RequestHandler {
                     clients.owner(call.peer(), id); // the client is back: its leases stay
                 }
                 replyWhenDone(call, once(call, () -> withRegions(() -> map(r))));
+            }
+            case SCAN -> {
+                ScanRequest r = ScanRequest.decode(call.body());
+                guard.mayList(who, r.path());
+                call.reply(guard.shown(who, scans.scan(r)));
             }
             case LOCATE -> {
                 LocateRequest r = LocateRequest.decode(call.body());

@@ -50,6 +50,27 @@ class SyncManyTest {
         assertArrayEquals(new byte[] {9}, f.lookup("/d/b").data());
     }
 
+    private long usedBlocks() {
+        long used = 0;
+        for (io.creel.namenode.registry.ServerRegistry.ServerView s : f.registry.servers()) {
+            io.creel.namenode.allocation.BlockAllocator.Counts c = f.allocator.counts(s.info());
+            used += c.used() + c.pending();
+        }
+        return used;
+    }
+
+    @Test
+    void aNodeKeptInlineGivesBackTheBlockItsCreateTook() {
+        long before = usedBlocks();
+        OpenReply a = f.create("/d/a", NodeType.FILE);
+        assertEquals(before + 1, usedBlocks(), "a create takes block 0 for its writer");
+        sync(appended(a, 2, new byte[] {1, 2}));
+        assertEquals(before, usedBlocks(), "kept inline: the block went back");
+        assertNull(f.lookup("/d/a").firstBlock());
+        ns.map(a.node().id(), 0, a.lease()); // the writer outgrows the limit: block 0 anew
+        assertEquals(before + 1, usedBlocks());
+    }
+
     @Test
     void aFailedEntryFailsAloneNamingItsNode() {
         OpenReply a = f.create("/d/a", NodeType.FILE);

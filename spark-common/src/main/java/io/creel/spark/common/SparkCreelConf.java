@@ -55,6 +55,17 @@ public final class SparkCreelConf {
     public static final String INDEX_CACHE = PREFIX + "shuffle.index.cache.size";
     public static final String INDEX_CACHE_DEFAULT = "64m";
     /**
+     * How map outputs are laid out in Creel: {@code per-map} (one File per map task, with an index of
+     * its partitions), {@code merged} (one Bag per reduce partition, holding one File per writing lane
+     * of each executor, so a reduce task reads a few sequential streams rather than one piece per map),
+     * or {@code auto}: merged when maps x reducers reach {@value #MERGED_FROM_DEFAULT}.
+     */
+    public static final String LAYOUT = PREFIX + "shuffle.layout";
+    public static final String LAYOUT_DEFAULT = "auto";
+    /** With {@code layout = auto}: the maps x reducers from which a shuffle is merged. */
+    public static final String MERGED_FROM = PREFIX + "shuffle.merged.from";
+    public static final String MERGED_FROM_DEFAULT = "1000000";
+    /**
      * How often drivers of earlier releases marked their application live for the crashed-application
      * cleaner. Unused since application directories expire with the driver's Creel session (the
      * namenode's {@code creel.namenode.session.timeout} bounds a crashed driver's data); still read,
@@ -72,9 +83,14 @@ public final class SparkCreelConf {
     private final int readChunk;
     private final long indexCacheBytes;
     private final Duration heartbeat;
+    private final String layout;
+    private final long mergedFrom;
 
     private SparkCreelConf(CreelConf creel, String root, String storageClass, boolean preferLocal, int replication,
-                           long maxBytesInFlight, int readChunk, long indexCacheBytes, Duration heartbeat) {
+                           long maxBytesInFlight, int readChunk, long indexCacheBytes, Duration heartbeat,
+                           String layout, long mergedFrom) {
+        this.layout = layout;
+        this.mergedFrom = mergedFrom;
         this.replication = replication;
         this.creel = creel;
         this.root = root;
@@ -121,8 +137,23 @@ public final class SparkCreelConf {
         if (!pl.value().equals("true") && !pl.value().equals("false")) {
             throw bad(pl, new IllegalArgumentException("must be true or false"));
         }
+        FrameworkSettings.Setting layout = s.setting(key(LAYOUT), LAYOUT_DEFAULT);
+        if (!java.util.List.of("per-map", "merged", "auto").contains(layout.value())) {
+            throw bad(layout, new IllegalArgumentException("must be per-map, merged or auto"));
+        }
+        FrameworkSettings.Setting from = s.setting(key(MERGED_FROM), MERGED_FROM_DEFAULT);
+        long mergedFrom;
+        try {
+            mergedFrom = Long.parseLong(from.value());
+            if (mergedFrom < 0) {
+                throw new IllegalArgumentException("must not be negative");
+            }
+        } catch (RuntimeException e) {
+            throw bad(from, e);
+        }
         return new SparkCreelConf(creel, root, s.storageClass("shuffle.", "shuffle.storageClass"),
-                Boolean.parseBoolean(pl.value()), s.replication("shuffle."), inFlight, chunk, indexCache, heartbeat);
+                Boolean.parseBoolean(pl.value()), s.replication("shuffle."), inFlight, chunk, indexCache, heartbeat,
+                layout.value(), mergedFrom);
     }
 
     /** {@code name} without {@link #PREFIX}: the name under it. */
@@ -207,6 +238,18 @@ public final class SparkCreelConf {
 
     public int readChunk() {
         return readChunk;
+    }
+
+    /**
+     * Whether a shuffle of {@code maps} x {@code reducers} is laid out merged (one Bag per reduce
+     * partition) rather than per map ({@link #LAYOUT}).
+     */
+    public boolean merged(long maps, long reducers) {
+        return switch (layout) {
+            case "merged" -> true;
+            case "per-map" -> false;
+            default -> maps * reducers >= mergedFrom;
+        };
     }
 
     public long indexCacheBytes() {

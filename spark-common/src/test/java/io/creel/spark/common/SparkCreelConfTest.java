@@ -1,6 +1,7 @@
 package io.creel.spark.common;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -55,6 +56,21 @@ class SparkCreelConfTest {
         assertKey("spark.creel.shuffle.heartbeatInterval", "0s", SparkCreelConf.HEARTBEAT);
         assertKey("spark.creel.shuffle.preferLocal", "maybe", SparkCreelConf.PREFER_LOCAL);
         assertKey("spark.creel.conf.creel.no.such.key", "1", "creel.no.such.key");
+        assertKey(SparkCreelConf.LAYOUT, "by-map", SparkCreelConf.LAYOUT);
+        assertKey(SparkCreelConf.MERGED_FROM, "-1", SparkCreelConf.MERGED_FROM);
+        assertKey(SparkCreelConf.MERGED_FROM, "lots", SparkCreelConf.MERGED_FROM);
+    }
+
+    @Test
+    void theLayoutIsChosenByKeyOrByMapsTimesReducers() {
+        SparkCreelConf auto = SparkCreelConf.from(new SparkConf(false));
+        assertFalse(auto.merged(999, 1000), "auto: below the threshold stays per map");
+        assertTrue(auto.merged(1000, 1000), "auto: merged from 1,000,000 maps x reducers");
+        SparkCreelConf lower = SparkCreelConf.from(new SparkConf(false).set(SparkCreelConf.MERGED_FROM, "100"));
+        assertTrue(lower.merged(10, 10));
+        assertTrue(SparkCreelConf.from(new SparkConf(false).set(SparkCreelConf.LAYOUT, "merged")).merged(1, 1));
+        assertFalse(SparkCreelConf.from(new SparkConf(false).set(SparkCreelConf.LAYOUT, "per-map"))
+                .merged(10_000, 10_000));
     }
 
     private static void assertKey(String key, String value, String named) {

@@ -23,15 +23,26 @@ public final class CreelShuffleHandle<K, V, C> extends BaseShuffleHandle<K, V, C
 
     private final String directory;
     private final WriterKind writerKind;
+    private final boolean merged;
 
+    /**
+     * @param merged whether map outputs are laid out merged (a Bag per reduce partition) rather than
+     *               one File per map (see {@code SparkCreelConf.LAYOUT})
+     */
     public CreelShuffleHandle(int shuffleId, ShuffleDependency<K, V, C> dependency, String directory,
-                              WriterKind writerKind) {
+                              WriterKind writerKind, boolean merged) {
         super(shuffleId, dependency);
         this.directory = directory;
         this.writerKind = writerKind;
+        this.merged = merged;
     }
 
-    /** The shuffle's Creel directory, holding one File per committed or running map task attempt. */
+    /** Whether map outputs are in the merged layout: lanes' Files in a Bag per reduce partition. */
+    public boolean merged() {
+        return merged;
+    }
+
+    /** The shuffle's Creel directory (see {@code format.ShufflePaths} for what it holds in either layout). */
     public String directory() {
         return directory;
     }
@@ -42,6 +53,7 @@ public final class CreelShuffleHandle<K, V, C> extends BaseShuffleHandle<K, V, C
 
     @Override
     public String toString() {
-        return "CreelShuffleHandle(" + shuffleId() + ", " + directory + ", " + writerKind + ")";
+        return "CreelShuffleHandle(" + shuffleId() + ", " + directory + ", " + writerKind
+                + (merged ? ", merged" : ", per-map") + ")";
     }
 }

@@ -14,7 +14,10 @@ import io.creel.spark.shuffle.format.ShufflePaths;
 import io.creel.spark.shuffle.read.CreelShuffleReader;
 import io.creel.spark.shuffle.read.MapOutputCatalog;
 import io.creel.spark.shuffle.write.CreelShuffleWriter;
+import io.creel.spark.shuffle.write.Lanes;
 import io.creel.spark.shuffle.write.MapOutputFile;
+import io.creel.spark.shuffle.write.MapOutputSink;
+import io.creel.spark.shuffle.write.MergedMapOutput;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -39,10 +42,14 @@ import org.slf4j.LoggerFactory;
  * tasks read it from there, so shuffle data does not live in (or die with) executors.
  *
  * <p>Map side: {@link CreelShuffleWriter} partitions (and combines) records in the task's memory
- * and writes them into one Creel File per map task attempt; when memory runs short the buffer goes
- * to that File as a run, so nothing is written to the executor's local disk. Reduce side:
- * {@link CreelShuffleReader} reads the byte ranges it needs straight from those Files, checks each
- * piece's checksum, and aggregates and sorts as Spark does.
+ * and writes them into Creel; when memory runs short the buffer goes there as a run, so nothing is
+ * written to the executor's local disk. Two layouts ({@code spark.creel.shuffle.layout}): per map,
+ * one File per map task attempt with an index of its partitions; merged, a Bag per reduce partition
+ * holding one File per lane (an executor's writer, used by one task at a time) of batches tagged
+ * with their map attempt. Reduce side: {@link CreelShuffleReader} reads the pieces it needs straight
+ * from those Files (per map: each map's range; merged: each partition's few Files, skipping batches
+ * of attempts the driver did not register), checks each piece's checksum, and aggregates and sorts
+ * as Spark does.
  *
  * <p>Every shuffle goes through Creel, whatever its serializer, except when
  * {@code spark.shuffle.useOldFetchProtocol} is on (map ids are then not attempt ids): those fall
@@ -65,6 +72,8 @@ public final class CreelShuffleManager implements ShuffleManager {
     private final long forceSpillRecords;
     private final Set<Integer> creelShuffles = ConcurrentHashMap.newKeySet();
     private final Map<Integer, String> fallbacks = new ConcurrentHashMap<>();
+    /** This executor's lanes of each merged shuffle it wrote map outputs of. */
+    private final Map<Integer, Lanes> lanes = new ConcurrentHashMap<>();
     /** This manager's hold on the process's client (shared with broadcasts: {@link SharedClients}). */
     private volatile SharedClient shared;
     private volatile MapOutputCatalog catalog;
@@ -158,8 +167,11 @@ public final class CreelShuffleManager implements ShuffleManager {
         } else {
             kind = CreelShuffleHandle.WriterKind.OBJECTS;
         }
-        LOG.debug("shuffle {} goes through Creel at {} ({} writer)", shuffleId, dir, kind);
-        return new CreelShuffleHandle<>(shuffleId, dependency, dir, kind);
+        boolean merged = settings.merged(dependency.rdd().getNumPartitions(),
+                dependency.partitioner().numPartitions());
+        LOG.debug("shuffle {} goes through Creel at {} ({} writer, {} layout)", shuffleId, dir, kind,
+                merged ? "merged" : "per-map");
+        return new CreelShuffleHandle<>(shuffleId, dependency, dir, kind, merged);
     }
 
     /** Why a shuffle cannot go through Creel, or null if it can. */
@@ -219,10 +231,18 @@ public final class CreelShuffleManager implements ShuffleManager {
         if (settings.preferLocal()) {
             placement = placement.withLocationClass(HostIdentity.hostName());
         }
-        String path = ShufflePaths.mapOutput(h.directory(), context.partitionId(), mapId);
-        MapOutputFile file = new MapOutputFile(client(), path, h.dependency().partitioner().numPartitions(), placement,
-                timeout());
+        int partitions = h.dependency().partitioner().numPartitions();
         SparkEnv env = SparkEnv.get();
+        MapOutputSink file;
+        if (h.merged()) {
+            CreateOptions lanePlacement = placement;
+            Lanes l = lanes.computeIfAbsent(h.shuffleId(), id -> new Lanes(client(), h.directory(), env.executorId(),
+                    lanePlacement, timeout()));
+            file = new MergedMapOutput(l, context.partitionId(), mapId, partitions);
+        } else {
+            file = new MapOutputFile(client(), ShufflePaths.mapOutput(h.directory(), context.partitionId(), mapId),
+                    partitions, placement, timeout());
+        }
         return new CreelShuffleWriter<>(h, mapId, file, context, env.serializerManager(),
                 env.blockManager().shuffleServerId(), forceSpillRecords, metrics);
     }
@@ -249,6 +269,10 @@ public final class CreelShuffleManager implements ShuffleManager {
     public boolean unregisterShuffle(int shuffleId) {
         boolean ok = fallback.unregisterShuffle(shuffleId);
         fallbacks.remove(shuffleId);
+        Lanes l = lanes.remove(shuffleId);
+        if (l != null) {
+            l.close(); // before the driver (in local mode, this JVM) removes the directory
+        }
         MapOutputCatalog c = catalog;
         if (c != null) {
             c.forget(shuffleId);
@@ -294,6 +318,8 @@ public final class CreelShuffleManager implements ShuffleManager {
         }
         try {
             fallback.stop();
+            lanes.values().forEach(Lanes::close);
+            lanes.clear();
             if (c != null && isDriver && dir != null) {
                 delete(c.client(), dir);
             }

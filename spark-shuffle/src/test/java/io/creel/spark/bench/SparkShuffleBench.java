@@ -16,7 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.function.Function;
 import org.apache.spark.HashPartitioner;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaPairRDD;
@@ -45,17 +44,19 @@ import scala.Tuple2;
  *       the shuffle keeps its partitions.</li>
  * </ul>
  *
- * <p>Each job runs one warm-up and {@code --runs} timed runs per system, the systems alternating
- * (vanilla first in even rounds, Creel first in odd ones) so that a machine that gets busier or
- * quieter during the run moves both; each run has a fresh {@code SparkContext}, and only the job is
- * timed (the cached input of GroupBy and sort is made and counted first). Prints every run, then per
- * job the medians with min–max, the ratio Creel / vanilla and the verdict against the goal:
- * <em>met</em>, <em>missed</em>, or <em>unsettled</em> when either system's runs spread by more
- * than 30 % around their median (the machine moved more than the goal's margin). Writes the table
- * with every run to {@code --out}/bench-spark.md and a chart to {@code --out}/bench-spark.png.
+ * <p>The systems ({@code --systems}, default all): {@code vanilla} (Spark's sort shuffle),
+ * {@code per-map} and {@code merged} (Creel with {@code spark.creel.shuffle.layout} set so).
+ * Each job runs one warm-up and {@code --runs} timed runs per system, the systems' order rotating
+ * every round so that a machine that gets busier or quieter during the run moves all; each run has a
+ * fresh {@code SparkContext}, and only the job is timed (the cached input of GroupBy and sort is
+ * made and counted first). Prints every run, then per job the medians with min–max, each Creel
+ * layout's ratio to vanilla and its verdict against the goal: <em>met</em>, <em>missed</em>, or
+ * <em>unsettled</em> when either system's runs spread by more than 30 % around their median (the
+ * machine moved more than the goal's margin). Writes the table with every run to
+ * {@code --out}/bench-spark.md and a chart to {@code --out}/bench-spark.png.
  *
  * <pre>
- * --jobs wide,groupby,sql   --runs 5   --out spark-shuffle/docs
+ * --jobs wide,groupby,sql   --runs 5   --out spark-shuffle/docs   --systems vanilla,per-map,merged
  * --wide-maps 2000 --wide-reducers 2000 --wide-records 10000000
  * --maps 16 --pairs 131072 --value 1024 --reducers 16        GroupBy: 2 GiB
  * --sort-records 20000000                                     sort: 2 GB
@@ -84,6 +85,7 @@ public final class SparkShuffleBench {
     private int runs = 5;
     private Path out = Path.of("spark-shuffle/docs");
     private List<String> jobs = List.of("wide", "groupby", "sql");
+    private List<String> systems = List.of("vanilla", "per-map", "merged");
     /** Where executors of the Creel runs write Java Flight Recordings, or null for none. */
     private Path jfr;
     private final StringBuilder log = new StringBuilder();
@@ -114,6 +116,7 @@ public final class SparkShuffleBench {
                 case "--runs" -> runs = Integer.parseInt(need(args[i], v));
                 case "--out" -> out = Path.of(need(args[i], v));
                 case "--jobs" -> jobs = Arrays.asList(need(args[i], v).split(","));
+                case "--systems" -> systems = Arrays.asList(need(args[i], v).split(","));
                 case "--jfr" -> jfr = Path.of(need(args[i], v)).toAbsolutePath();
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
                         + " (see io.creel.spark.bench.SparkShuffleBench)");
@@ -127,6 +130,11 @@ public final class SparkShuffleBench {
         }
         if (runs < 1) {
             throw new IllegalArgumentException("--runs must be at least 1");
+        }
+        for (String sys : systems) {
+            if (!List.of("vanilla", "per-map", "merged").contains(sys)) {
+                throw new IllegalArgumentException("unknown system " + sys + " (vanilla, per-map, merged)");
+            }
         }
     }
 
@@ -143,7 +151,7 @@ public final class SparkShuffleBench {
         log.append(line).append('\n');
     }
 
-    private SparkConf conf(String name, String creelAddress) throws IOException {
+    private SparkConf conf(String name, String creelAddress, String layout) throws IOException {
         String home = System.getenv("SPARK_HOME");
         if (home == null) {
             throw new IllegalStateException("SPARK_HOME must name a directory (bench.sh sets it)");
@@ -164,7 +172,8 @@ public final class SparkShuffleBench {
                 .set("spark.driver.bindAddress", "127.0.0.1");
         if (creelAddress != null) {
             c.set("spark.shuffle.manager", CreelShuffleManager.class.getName())
-                    .set(SparkCreelConf.NAMENODE_ADDRESS, creelAddress);
+                    .set(SparkCreelConf.NAMENODE_ADDRESS, creelAddress)
+                    .set(SparkCreelConf.LAYOUT, layout);
             if (jfr != null) {
                 Files.createDirectories(jfr);
                 c.set("spark.executor.extraJavaOptions", "-XX:StartFlightRecording=settings=profile,filename="
@@ -311,7 +320,7 @@ public final class SparkShuffleBench {
 
     /** Seconds of one timed run of {@code job} on {@code system} (a fresh context, input made untimed). */
     private double runOnce(Job job, String name, String system, String creelAddress) throws IOException {
-        try (JavaSparkContext sc = new JavaSparkContext(conf("bench-" + name + "-" + system, creelAddress))) {
+        try (JavaSparkContext sc = new JavaSparkContext(conf("bench-" + name + "-" + system, creelAddress, system))) {
             Object input = job.prepare(sc);
             long t0 = System.nanoTime();
             long got = job.run(sc, input);
@@ -382,27 +391,30 @@ public final class SparkShuffleBench {
         say("");
         Path dram = Files.createTempDirectory(Path.of("/dev/shm"), "creel-spark-bench-");
         Path disk = Files.createTempDirectory("creel-spark-bench-disk-");
-        Map<String, Spread[]> results = new LinkedHashMap<>();
+        Map<String, Map<String, Spread>> results = new LinkedHashMap<>();
         try (MiniCluster cluster = MiniCluster.builder().dram(6L << 30).disk(8L << 30).dramDir(dram).diskDir(disk)
                 .set(StorageKeys.REGION_SIZE, "64m").start()) {
             String address = cluster.address().toUri();
             say("```");
             for (String name : jobs) {
                 Job job = job(name);
-                List<Double> vanilla = new ArrayList<>();
-                List<Double> creel = new ArrayList<>();
+                Map<String, List<Double>> times = new LinkedHashMap<>();
+                systems.forEach(sys -> times.put(sys, new ArrayList<>()));
                 for (int round = 0; round <= runs; round++) {
-                    List<String> order = round % 2 == 0 ? List.of("vanilla", "creel") : List.of("creel", "vanilla");
+                    List<String> order = new ArrayList<>(systems);
+                    java.util.Collections.rotate(order, -round);
                     for (String system : order) {
-                        double s = runOnce(job, name, system, system.equals("creel") ? address : null);
+                        double s = runOnce(job, name, system, system.equals("vanilla") ? null : address);
                         say("%-8s %-8s %s %.2f s (load %.2f)", name, system, round == 0 ? "warm-up" : "run " + round,
                                 s, loadAverage());
                         if (round > 0) {
-                            (system.equals("creel") ? creel : vanilla).add(s);
+                            times.get(system).add(s);
                         }
                     }
                 }
-                results.put(name, new Spread[] {Spread.of(vanilla), Spread.of(creel)});
+                Map<String, Spread> spreads = new LinkedHashMap<>();
+                times.forEach((sys, t) -> spreads.put(sys, Spread.of(t)));
+                results.put(name, spreads);
             }
             say("```");
         } finally {
@@ -410,27 +422,53 @@ public final class SparkShuffleBench {
             deleteTree(disk);
         }
         say("");
-        say("| job | vanilla median (min–max) | Creel median (min–max) | Creel / vanilla | goal | verdict |");
-        say("|---|---|---|---|---|---|");
+        StringBuilder head = new StringBuilder("| job |");
+        StringBuilder rule = new StringBuilder("|---|");
+        for (String sys : systems) {
+            head.append(' ').append(sys).append(" median (min–max) |");
+            rule.append("---|");
+        }
+        for (String sys : systems) {
+            if (!sys.equals("vanilla") && systems.contains("vanilla")) {
+                head.append(' ').append(sys).append(" / vanilla | verdict |");
+                rule.append("---|---|");
+            }
+        }
+        head.append(" goal |");
+        rule.append("---|");
+        say("%s", head);
+        say("%s", rule);
         CategoryChart chart = new CategoryChartBuilder().width(900).height(500)
-                .title("Spark shuffle: job time, vanilla vs Creel (median, bars min-max; lower is better)")
+                .title("Spark shuffle: job time by system (median, bars min-max; lower is better)")
                 .xAxisTitle("job").yAxisTitle("seconds").build();
         List<String> names = new ArrayList<>(results.keySet());
         for (String name : names) {
-            Spread v = results.get(name)[0];
-            Spread c = results.get(name)[1];
-            double ratio = c.median() / v.median();
-            say("| %s | %s | %s | %.2f | <= %.1f | %s |", name, v, c, ratio, goal(name), verdict(ratio, goal(name), v, c));
+            Map<String, Spread> r = results.get(name);
+            StringBuilder row = new StringBuilder("| " + name + " |");
+            for (String sys : systems) {
+                row.append(' ').append(r.get(sys)).append(" |");
+            }
+            for (String sys : systems) {
+                if (!sys.equals("vanilla") && systems.contains("vanilla")) {
+                    double ratio = r.get(sys).median() / r.get("vanilla").median();
+                    row.append(String.format(" %.2f | %s |", ratio,
+                            verdict(ratio, goal(name), r.get("vanilla"), r.get(sys))));
+                }
+            }
+            row.append(String.format(" <= %.1f |", goal(name)));
+            say("%s", row);
         }
         say("");
         say("Load average at the end: %.2f. A verdict is unsettled when a system's runs spread more than %d %% around "
                 + "their median.", loadAverage(), (int) (UNSETTLED_SPREAD * 100));
-        Function<Integer, List<Double>> medians = i -> names.stream().map(n -> results.get(n)[i].median()).toList();
-        Function<Integer, List<Double>> errors = i -> names.stream()
-                .map(n -> Math.max(results.get(n)[i].max() - results.get(n)[i].median(),
-                        results.get(n)[i].median() - results.get(n)[i].min())).toList();
-        chart.addSeries("vanilla sort shuffle", names, medians.apply(0), errors.apply(0));
-        chart.addSeries("Creel", names, medians.apply(1), errors.apply(1));
+        for (String sys : systems) {
+            chart.addSeries(sys.equals("vanilla") ? "vanilla sort shuffle" : "Creel, " + sys, names,
+                    names.stream().map(n -> results.get(n).get(sys).median()).toList(),
+                    names.stream().map(n -> {
+                        Spread x = results.get(n).get(sys);
+                        return Math.max(x.max() - x.median(), x.median() - x.min());
+                    }).toList());
+        }
         Files.createDirectories(out);
         System.setProperty("java.awt.headless", "true");
         BitmapEncoder.saveBitmap(chart, out.resolve("bench-spark.png").toString(), BitmapEncoder.BitmapFormat.PNG);

@@ -22,9 +22,9 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Spark SQL (UnsafeRow shuffles) with adaptive execution: coalesced partition-range reads,
  * skew-join splitting (map-index-range reads) and local shuffle reads after a join turns into a
- * broadcast join. Each query runs with Spark's sort shuffle and with Creel; the rows must be
- * identical, and so must AQE's decisions (which depend on the per-partition sizes in the map
- * statuses).
+ * broadcast join. Each query runs with Spark's sort shuffle and with Creel (coalescing and skew
+ * splits in both layouts: per map and merged); the rows must be identical, and so must AQE's
+ * decisions (which depend on the per-partition sizes in the map statuses).
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class AdaptiveExecutionTest {
@@ -74,26 +74,32 @@ class AdaptiveExecutionTest {
     }
 
     private static void compare(String name, SparkConf extra, Function<SparkSession, Dataset<Row>> query,
-                                String expectedRead) {
+                                String expectedRead, String... layouts) {
         SparkConf vanilla = tune(CreelTestCluster.vanillaConf("local[2]", name + "-vanilla"));
-        SparkConf viaCreel = tune(creel.sparkConf("local[2]", name + "-creel"));
         for (scala.Tuple2<String, String> kv : extra.getAll()) {
             vanilla.set(kv._1(), kv._2());
-            viaCreel.set(kv._1(), kv._2());
         }
         Outcome expected = run(vanilla, query);
-        Outcome got = run(viaCreel, query);
         assertTrue(expected.reads().contains(expectedRead), name + ": the vanilla plan has no '" + expectedRead
                 + "' shuffle read: " + expected.reads() + "\n" + expected.plan());
-        assertEquals(expected.rows(), got.rows(), name + ": rows differ from Spark's sort shuffle");
-        assertEquals(expected.reads(), got.reads(), name + ": AQE decided differently");
-        assertEquals(expected.partitions(), got.partitions(), name + ": AQE chose another partition count");
+        for (String layout : layouts.length == 0 ? new String[] {"per-map"} : layouts) {
+            SparkConf viaCreel = tune(creel.sparkConf("local[2]", name + "-creel-" + layout))
+                    .set(io.creel.spark.common.SparkCreelConf.LAYOUT, layout);
+            for (scala.Tuple2<String, String> kv : extra.getAll()) {
+                viaCreel.set(kv._1(), kv._2());
+            }
+            Outcome got = run(viaCreel, query);
+            String what = name + " (" + layout + " layout)";
+            assertEquals(expected.rows(), got.rows(), what + ": rows differ from Spark's sort shuffle");
+            assertEquals(expected.reads(), got.reads(), what + ": AQE decided differently");
+            assertEquals(expected.partitions(), got.partitions(), what + ": AQE chose another partition count");
+        }
     }
 
     @Test
     void coalescedPartitionsReadPartitionRanges() {
         compare("coalesce", new SparkConf(), spark -> spark.range(0, 200_000, 1, 4)
-                .selectExpr("id % 5000 AS k", "id AS v").groupBy("k").sum("v"), "coalesced");
+                .selectExpr("id % 5000 AS k", "id AS v").groupBy("k").sum("v"), "coalesced", "per-map", "merged");
     }
 
     @Test
@@ -111,7 +117,7 @@ class AdaptiveExecutionTest {
             Dataset<Row> right = spark.range(0, 2_000, 1, 2).selectExpr("id % 500 AS k", "id AS b");
             // Grouping by something other than k needs its own exchange, so splitting k's partition is allowed.
             return left.join(right, "k").selectExpr("(a + b) % 7 AS x").groupBy("x").count();
-        }, "skewed");
+        }, "skewed", "per-map", "merged");
     }
 
     @Test

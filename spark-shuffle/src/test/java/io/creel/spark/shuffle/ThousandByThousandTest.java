@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Timeout;
 import scala.Tuple2;
 
 /**
- * A shuffle of 1000 maps x 1000 reducers of small records completes without creating M x R Creel
- * nodes: one File per map. Prints the node count and the namenode operations, counted on the wire.
+ * A shuffle of 1000 maps x 1000 reducers of small records in the per-map layout completes without
+ * creating M x R Creel nodes: one File per map (the merged layout's bound: {@code MergedLayoutScaleTest}). Prints the node count and the namenode operations, counted on the wire.
  */
 @Tag("matrix")
 @Timeout(value = 20, unit = TimeUnit.MINUTES)
@@ -37,7 +37,8 @@ class ThousandByThousandTest {
             long checksum;
             Map<Opcode, Long> ops;
             try (JavaSparkContext sc = new JavaSparkContext(creel.sparkConf("local[2]", "1000x1000")
-                    .set(SparkCreelConf.NAMENODE_ADDRESS, "creel://127.0.0.1:" + counter.port()))) {
+                    .set(SparkCreelConf.NAMENODE_ADDRESS, "creel://127.0.0.1:" + counter.port())
+                    .set(SparkCreelConf.LAYOUT, "per-map"))) {
                 JavaPairRDD<Integer, Integer> shuffled = sc.parallelize(IntStream.range(0, maps).boxed().toList(), maps)
                         .flatMapToPair(m -> IntStream.range(0, perMap)
                                 .mapToObj(i -> new Tuple2<>(m * perMap + i, 1)).iterator())

@@ -66,10 +66,13 @@ class RedisHashDBTest {
         db.cleanup();
     }
 
-    private static RedisHashDB open(String port) throws DBException {
+    private static RedisHashDB open(String port, String... extra) throws DBException {
         Properties p = new Properties();
         p.setProperty(RedisHashDB.PORT, port);
         p.setProperty(RedisHashDB.TIMEOUT, "2000");
+        for (int i = 0; i < extra.length; i += 2) {
+            p.setProperty(extra[i], extra[i + 1]);
+        }
         RedisHashDB db = new RedisHashDB();
         db.setProperties(p);
         db.init();
@@ -129,6 +132,52 @@ class RedisHashDBTest {
         assertEquals(Status.OK, db.delete("usertable", "r4"));
         assertEquals(Map.of("<status>", "NOT_FOUND"), read("r4", null));
         assertEquals(Status.NOT_IMPLEMENTED, db.scan("usertable", "r", 5, null, new Vector<>()));
+    }
+
+    @Test
+    void withTheIndexInsertsAndDeletesKeepTheSortedSetAndAScanReadsFromTheStartKeysScore() throws DBException {
+        RedisHashDB indexed = open(Integer.toString(redis.port()), "scanproportion", "0.95"); // auto: indexed
+        try (redis.clients.jedis.Jedis check = new redis.clients.jedis.Jedis("127.0.0.1", redis.port())) {
+            check.del(RedisHashDB.INDEX_KEY);
+            for (int i = 0; i < 20; i++) {
+                assertEquals(Status.OK, indexed.insert("usertable", "s" + i, record("f", "v" + i, "g", "w" + i)));
+            }
+            assertEquals(20, check.zcard(RedisHashDB.INDEX_KEY), "every insert added its key to the index");
+            assertEquals(Status.OK, indexed.delete("usertable", "s3"));
+            assertEquals(19, check.zcard(RedisHashDB.INDEX_KEY), "a delete takes it out");
+            assertEquals(Status.OK, indexed.update("usertable", "s4", record("f", "changed")));
+            assertEquals(19, check.zcard(RedisHashDB.INDEX_KEY), "an update does not touch the index");
+            // The index orders by the key's hash: a scan from s7 gets s7 and the keys scored above it.
+            java.util.List<String> byScore = check.zrangeByScore(RedisHashDB.INDEX_KEY, "s7".hashCode(),
+                    Double.POSITIVE_INFINITY, 0, 4);
+            Vector<HashMap<String, ByteIterator>> out = new Vector<>();
+            assertEquals(Status.OK, indexed.scan("usertable", "s7", 4, null, out));
+            assertEquals(byScore.size(), out.size());
+            assertEquals("s7", byScore.get(0));
+            for (int i = 0; i < out.size(); i++) {
+                int n = Integer.parseInt(byScore.get(i).substring(1));
+                assertEquals((n == 4 ? "changed" : "v" + n), out.get(i).get("f").toString(), byScore.get(i));
+            }
+            Vector<HashMap<String, ByteIterator>> some = new Vector<>();
+            assertEquals(Status.OK, indexed.scan("usertable", "s7", 2, Set.of("g"), some));
+            assertEquals(Set.of("g"), some.get(0).keySet());
+            assertEquals("w7", some.get(0).get("g").toString());
+            check.del(RedisHashDB.INDEX_KEY);
+        } finally {
+            indexed.cleanup();
+        }
+    }
+
+    @Test
+    void withoutTheIndexInsertsAreOneCommandAndAScanIsNotImplemented() throws DBException {
+        try (redis.clients.jedis.Jedis check = new redis.clients.jedis.Jedis("127.0.0.1", redis.port())) {
+            check.del(RedisHashDB.INDEX_KEY);
+            db.insert("usertable", "plain", record("f", "v"));
+            assertEquals(0, check.zcard(RedisHashDB.INDEX_KEY), "a workload that does not scan keeps no index");
+        }
+        DBException bad = assertThrows(DBException.class, () -> open(Integer.toString(redis.port()),
+                RedisHashDB.INDEX, "sometimes"));
+        assertTrue(bad.getMessage().contains(RedisHashDB.INDEX), bad.getMessage());
     }
 
     @Test

@@ -10,11 +10,14 @@ import io.creel.common.namespace.PathName;
  *  {root}/_live                            Table: heartbeats of earlier releases' drivers (the cleaner reads them)
  *  {root}/{appId}/                         Directory: one application's shuffles
  *  {root}/{appId}/shuffle-{shuffleId}/     Directory: one shuffle
- *  {root}/{appId}/shuffle-{id}/map-{mapIndex}-{mapId}   File: one map task attempt's output
+ *  {root}/{appId}/shuffle-{id}/map-{mapIndex}-{mapId}   File: one map task attempt's output (per-map layout)
+ *  {root}/{appId}/shuffle-{id}/part-{p}/               Bag: reduce partition p (merged layout)
+ *  {root}/{appId}/shuffle-{id}/part-{p}/{lane}         File: the batches one lane appended for p
  * </pre>
  *
  * A map task's Spark {@code mapId} is its task attempt id (unique in the application), so two
- * attempts of one map never share a file.
+ * attempts of one map never share a file. A lane ({@code e{executorId}-{n}}) is one writer of an
+ * executor, used by one map task at a time.
  */
 public final class ShufflePaths {
     /** Name of the Table of application heartbeats under the root. */
@@ -36,6 +39,16 @@ public final class ShufflePaths {
 
     public static String shuffleDir(String appDir, int shuffleId) {
         return appDir + "/" + SHUFFLE_PREFIX + shuffleId;
+    }
+
+    /** The Bag of reduce partition {@code p} in the merged layout. */
+    public static String partitionBag(String shuffleDir, int p) {
+        return shuffleDir + "/part-" + p;
+    }
+
+    /** The name of lane {@code n} of executor {@code executorId}, made a valid name component. */
+    public static String laneName(String executorId, int n) {
+        return "e" + executorId.replaceAll("[^A-Za-z0-9_.-]", "_") + "-" + n;
     }
 
     public static String mapOutput(String shuffleDir, int mapIndex, long mapId) {

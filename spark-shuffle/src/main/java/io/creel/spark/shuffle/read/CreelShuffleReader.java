@@ -97,12 +97,42 @@ public final class CreelShuffleReader<K, C> implements ShuffleReader<K, C> {
         return out;
     }
 
+    /**
+     * For the merged layout: for each partition to read, the registered map attempts with bytes
+     * there, by map index (a map the driver registered no status for, or one outside the map range,
+     * is not listed: its batches are skipped).
+     */
+    java.util.TreeMap<Integer, Map<Integer, MergedFetcher.Expected>> expected() {
+        Iterator<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> byExecutor =
+                SparkEnv.get().mapOutputTracker().getMapSizesByExecutorId(handle.shuffleId(), startMapIndex,
+                        endMapIndex, startPartition, endPartition);
+        java.util.TreeMap<Integer, Map<Integer, MergedFetcher.Expected>> out = new java.util.TreeMap<>();
+        while (byExecutor.hasNext()) {
+            Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>> e = byExecutor.next();
+            Iterator<Tuple3<BlockId, Object, Object>> blocks = e._2().iterator();
+            while (blocks.hasNext()) {
+                Tuple3<BlockId, Object, Object> b = blocks.next();
+                if (!(b._1() instanceof ShuffleBlockId id)) {
+                    throw new IllegalStateException("unexpected block " + b._1() + " for Creel shuffle "
+                            + handle.shuffleId());
+                }
+                int mapIndex = (Integer) b._3();
+                out.computeIfAbsent(id.reduceId(), k -> new LinkedHashMap<>())
+                        .put(mapIndex, new MergedFetcher.Expected(mapIndex, id.mapId(), e._1()));
+            }
+        }
+        return out;
+    }
+
     @Override
     @SuppressWarnings({"unchecked", "rawtypes"})
     public Iterator<Product2<K, C>> read() {
         ShuffleDependency<K, ?, C> dep = handle.dependency();
-        PartitionFetcher fetcher = new PartitionFetcher(handle.shuffleId(), dep.partitioner().numPartitions(),
-                requests(), catalog, settings.maxBytesInFlight(), settings.readChunk(), metrics);
+        PieceSource fetcher = handle.merged()
+                ? new MergedFetcher(catalog.client(), catalog.timeout(), handle.shuffleId(), handle.directory(),
+                        expected(), settings.readChunk(), metrics)
+                : new PartitionFetcher(handle.shuffleId(), dep.partitioner().numPartitions(), requests(), catalog,
+                        settings.maxBytesInFlight(), settings.readChunk(), metrics);
         Iterator<Product2<Object, Object>> records = new RecordIterator(fetcher, dep.serializer().newInstance(),
                 SparkEnv.get().serializerManager());
         Iterator<Product2<Object, Object>> interruptible = new InterruptibleIterator<>(context, records);
@@ -136,14 +166,14 @@ public final class CreelShuffleReader<K, C> implements ShuffleReader<K, C> {
 
     /** Every record of every fetched partition, counting records read; merges the read metrics at the end. */
     private final class RecordIterator extends AbstractIterator<Product2<Object, Object>> {
-        private final PartitionFetcher fetcher;
+        private final PieceSource fetcher;
         private final SerializerInstance serializer;
         private final SerializerManager streams;
         private Iterator<Tuple2<Object, Object>> current;
         private FetchedPartition piece;
         private boolean done;
 
-        RecordIterator(PartitionFetcher fetcher, SerializerInstance serializer, SerializerManager streams) {
+        RecordIterator(PieceSource fetcher, SerializerInstance serializer, SerializerManager streams) {
             this.fetcher = fetcher;
             this.serializer = serializer;
             this.streams = streams;
@@ -196,7 +226,7 @@ public final class CreelShuffleReader<K, C> implements ShuffleReader<K, C> {
          * reruns the map) rather than the task; a piece whose checksum matches rethrows the error.
          */
         private RuntimeException corruptOr(RuntimeException e) {
-            if (piece != null && piece.stream() instanceof PartitionFetcher.ChunkedStream chunked) {
+            if (piece != null && piece.stream() instanceof PieceSource.Checked chunked) {
                 chunked.verifyRest();
             }
             return e;

@@ -39,6 +39,11 @@ public final class MapOutputCatalog {
         this.timeout = timeout;
     }
 
+    /** The client map outputs are read with. */
+    public CreelClient client() {
+        return client;
+    }
+
     public Duration timeout() {
         return timeout;
     }

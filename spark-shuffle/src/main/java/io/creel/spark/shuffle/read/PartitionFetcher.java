@@ -33,7 +33,7 @@ import org.apache.spark.shuffle.ShuffleReadMetricsReporter;
  * to open or read a map output, and any checksum mismatch, surfaces as a
  * {@link FetchFailedException} naming the map, so Spark reruns it. Not thread-safe: one reduce task's thread uses it.
  */
-public final class PartitionFetcher {
+public final class PartitionFetcher implements PieceSource {
     private static final Logger LOG = LoggerFactory.getLogger(PartitionFetcher.class);
     /** Map outputs being opened ahead of the one being read. */
     static final int OPEN_AHEAD = 64;
@@ -69,6 +69,7 @@ public final class PartitionFetcher {
      * The next partition with bytes, or null when every request is read. The previous partition's
      * stream must have been consumed (its buffer is released for more reads).
      */
+    @Override
     public FetchedPartition next() {
         while (ready.isEmpty()) {
             if (current != null) {
@@ -277,7 +278,7 @@ public final class PartitionFetcher {
      * checked when the last byte has been read ({@link #verifyRest} checks it early, reading the
      * rest, when the bytes already read would not deserialize).
      */
-    final class ChunkedStream extends InputStream {
+    final class ChunkedStream extends InputStream implements PieceSource.Checked {
         private final Segment segment;
         private final long end;
         private final CRC32C crc = new CRC32C();
@@ -329,7 +330,8 @@ public final class PartitionFetcher {
         }
 
         /** Reads what is left and checks the piece's checksum: a mismatch throws the fetch failure. */
-        void verifyRest() {
+        @Override
+        public void verifyRest() {
             while (fill()) {
                 current.position(current.limit());
             }

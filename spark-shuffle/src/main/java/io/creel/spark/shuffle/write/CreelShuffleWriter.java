@@ -34,8 +34,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A map task's writer: partitions (and, with a map-side combine, combines) the task's records in
- * memory and writes them into the task's Creel File ({@link MapOutputFile}), so no shuffle byte
- * touches the executor's local disk.
+ * memory and writes them into Creel ({@link MapOutputSink}: the task's own File, or its lane's Files
+ * of the merged layout), so no shuffle byte touches the executor's local disk.
  *
  * <p>Records are held one of two ways, chosen on the driver ({@link CreelShuffleHandle.WriterKind}):
  * serialized as they come ({@link SerializedRecords}: a relocatable serializer and no map-side
@@ -63,7 +63,7 @@ public final class CreelShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
     private final ShuffleDependency<K, V, C> dep;
     private final Partitioner partitioner;
     private final int partitions;
-    private final MapOutputFile file;
+    private final MapOutputSink file;
     private final SerializerInstance serializer;
     private final SerializerManager streams;
     private final ShuffleWriteMetricsReporter metrics;
@@ -88,7 +88,7 @@ public final class CreelShuffleWriter<K, V, C> extends ShuffleWriter<K, V> {
      * @param location       the {@code MapStatus} location (this executor's block manager)
      * @param forceSpillRecords records after which the buffer is flushed whatever memory says
      */
-    public CreelShuffleWriter(CreelShuffleHandle<K, V, C> handle, long mapId, MapOutputFile file, TaskContext context,
+    public CreelShuffleWriter(CreelShuffleHandle<K, V, C> handle, long mapId, MapOutputSink file, TaskContext context,
                               SerializerManager streams, BlockManagerId location, long forceSpillRecords,
                               ShuffleWriteMetricsReporter metrics) {
         this.shuffleId = handle.shuffleId();

@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * <p>Every piece's bytes go from the task's memory into the File: nothing is staged on a local
  * disk. Not thread-safe: the map task's thread uses it.
  */
-public final class MapOutputFile {
+public final class MapOutputFile implements MapOutputSink {
     private static final Logger LOG = LoggerFactory.getLogger(MapOutputFile.class);
 
     private final CreelClient client;
@@ -69,6 +69,7 @@ public final class MapOutputFile {
     }
 
     /** Starts a run: the pieces that follow, in increasing partition order, are one flush of the buffer. */
+    @Override
     public void beginRun() throws IOException {
         check();
         if (runOpen) {
@@ -84,6 +85,7 @@ public final class MapOutputFile {
      * The stream of partition {@code p}'s piece in the current run: it counts and checksums what
      * goes through it, and its close ends the piece, not the File.
      */
+    @Override
     public OutputStream piece(int p) throws IOException {
         check();
         if (!runOpen || p <= lastPartition || p >= partitions) {
@@ -96,6 +98,7 @@ public final class MapOutputFile {
     }
 
     /** Ends the current run. */
+    @Override
     public void endRun() {
         runOpen = false;
     }
@@ -106,6 +109,7 @@ public final class MapOutputFile {
     }
 
     /** Bytes of partition data written so far. */
+    @Override
     public long written() {
         return written;
     }
@@ -114,6 +118,7 @@ public final class MapOutputFile {
      * Appends the index and publishes the File; returns every partition's length over all runs
      * (what the {@code MapStatus} reports).
      */
+    @Override
     public long[] commit() throws IOException {
         check();
         finished = true;
@@ -140,6 +145,7 @@ public final class MapOutputFile {
     }
 
     /** Deletes the File unless it was committed (the task failed or was killed before its commit). */
+    @Override
     public void abort() {
         finished = true;
         if (node == null || committed) {
