@@ -22,10 +22,19 @@ import io.creel.common.protocol.Expiry;
  *                      {@link CreelClient#scan} can read them from a start key (false by default:
  *                      an unordered Table's creates and removals are a little cheaper); only a
  *                      Table may be created ordered
+ * @param onDemand      for a File: created without a first block; its writer allocates block 0 when
+ *                      its bytes first need one (false by default: the create brings block 0 along,
+ *                      saving a request for a File written at once)
  */
 public record CreateOptions(String storageClass, String locationClass, boolean enumerable, int replication,
-                            Expiry expiry, boolean ordered) {
-    private static final CreateOptions DEFAULTS = new CreateOptions("", "", true, 0, Expiry.NONE, false);
+                            Expiry expiry, boolean ordered, boolean onDemand) {
+    private static final CreateOptions DEFAULTS = new CreateOptions("", "", true, 0, Expiry.NONE, false, false);
+
+    /** Options whose File (if it is one) takes its first block at the create. */
+    public CreateOptions(String storageClass, String locationClass, boolean enumerable, int replication,
+                         Expiry expiry, boolean ordered) {
+        this(storageClass, locationClass, enumerable, replication, expiry, ordered, false);
+    }
 
     public CreateOptions {
         storageClass = storageClass == null ? "" : storageClass;
@@ -59,20 +68,20 @@ public record CreateOptions(String storageClass, String locationClass, boolean e
     }
 
     public CreateOptions withStorageClass(String c) {
-        return new CreateOptions(c, locationClass, enumerable, replication, expiry, ordered);
+        return new CreateOptions(c, locationClass, enumerable, replication, expiry, ordered, onDemand);
     }
 
     public CreateOptions withLocationClass(String host) {
-        return new CreateOptions(storageClass, host, enumerable, replication, expiry, ordered);
+        return new CreateOptions(storageClass, host, enumerable, replication, expiry, ordered, onDemand);
     }
 
     public CreateOptions withEnumerable(boolean e) {
-        return new CreateOptions(storageClass, locationClass, e, replication, expiry, ordered);
+        return new CreateOptions(storageClass, locationClass, e, replication, expiry, ordered, onDemand);
     }
 
     /** Each block kept on {@code copies} storage servers of different hosts (0: inherit). */
     public CreateOptions withReplication(int copies) {
-        return new CreateOptions(storageClass, locationClass, enumerable, copies, expiry, ordered);
+        return new CreateOptions(storageClass, locationClass, enumerable, copies, expiry, ordered, onDemand);
     }
 
     /**
@@ -85,7 +94,7 @@ public record CreateOptions(String storageClass, String locationClass, boolean e
      * {@link CreelClient#handOver} gives the node to another client or makes it permanent.
      */
     public CreateOptions withExpiry(Expiry e) {
-        return new CreateOptions(storageClass, locationClass, enumerable, replication, e, ordered);
+        return new CreateOptions(storageClass, locationClass, enumerable, replication, e, ordered, onDemand);
     }
 
     /**
@@ -93,6 +102,14 @@ public record CreateOptions(String storageClass, String locationClass, boolean e
      * a start key. Chosen at create and kept for the Table's life.
      */
     public CreateOptions withOrdered(boolean o) {
-        return new CreateOptions(storageClass, locationClass, enumerable, replication, expiry, o);
+        return new CreateOptions(storageClass, locationClass, enumerable, replication, expiry, o, onDemand);
+    }
+
+    /**
+     * For a File: create it without a first block ({@code true}), so a writer that opens many Files at
+     * once, most of them staying within the namenode's inline limit, pins no block per File.
+     */
+    public CreateOptions withBlocksOnDemand(boolean d) {
+        return new CreateOptions(storageClass, locationClass, enumerable, replication, expiry, ordered, d);
     }
 }

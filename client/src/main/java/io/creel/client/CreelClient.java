@@ -103,7 +103,7 @@ public final class CreelClient implements AutoCloseable {
             int copies = options.replication() != 0 || type != NodeType.FILE && type != NodeType.KEYVALUE
                     ? options.replication() : conf.get(ClientKeys.REPLICATION);
             CreateRequest req = new CreateRequest(p.toString(), type, options.storageClass(), options.locationClass(),
-                    options.enumerable(), null, copies, options.expiry(), options.ordered());
+                    options.enumerable(), null, copies, options.expiry(), options.ordered(), options.onDemand());
             if (options.expiry().expires()) {
                 // Before the create: a beat must not wait for the reply, or a slow create could eat the grace.
                 heartbeats.keepAlive(partition);

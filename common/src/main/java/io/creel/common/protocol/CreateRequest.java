@@ -26,10 +26,23 @@ import java.util.Objects;
  *                      for a KeyValue, which each put replaces)
  * @param ordered       for a Table: whether it keeps its keys in order, so they can be scanned
  *                      ({@link ScanRequest}); only a Table may be created ordered
+ * @param onDemand      for a File: created without its first block, which its writer allocates when
+ *                      its bytes first need one (a File expected to stay inline, or one of many a
+ *                      writer opens at once); on the wire a flag beside {@code ordered}
  */
 public record CreateRequest(String path, NodeType type, String storageClass, String locationClass,
-                            boolean enumerable, byte[] value, int replication, Expiry expiry, boolean ordered)
+                            boolean enumerable, byte[] value, int replication, Expiry expiry, boolean ordered,
+                            boolean onDemand)
         implements Message {
+    private static final int ORDERED = 1;
+    private static final int ON_DEMAND = 2;
+
+    /** A create whose File (if it is one) takes its first block at once. */
+    public CreateRequest(String path, NodeType type, String storageClass, String locationClass, boolean enumerable,
+                         byte[] value, int replication, Expiry expiry, boolean ordered) {
+        this(path, type, storageClass, locationClass, enumerable, value, replication, expiry, ordered, false);
+    }
+
     public CreateRequest {
         expiry = expiry == null ? Expiry.NONE : expiry;
     }
@@ -73,7 +86,7 @@ public record CreateRequest(String path, NodeType type, String storageClass, Str
         Wire.writeOptionalBytes(out, value);
         out.writeByte(replication);
         expiry.encode(out);
-        Wire.writeBoolean(out, ordered);
+        out.writeByte((ordered ? ORDERED : 0) | (onDemand ? ON_DEMAND : 0));
     }
 
     public static CreateRequest decode(ByteBuf in) {
@@ -85,10 +98,18 @@ public record CreateRequest(String path, NodeType type, String storageClass, Str
         } catch (IllegalArgumentException e) {
             throw new ProtocolException("unknown node type " + t);
         }
-        CreateRequest r = new CreateRequest(path, type, Wire.readString(in, "create.class"),
-                Wire.readString(in, "create.location"), Wire.readBoolean(in, "create.enumerable"),
-                Wire.readOptionalBytes(in, "create.value"), Wire.readByte(in, "create.replication"),
-                Expiry.decode(in, "create.expiry"), Wire.readBoolean(in, "create.ordered"));
+        String storageClass = Wire.readString(in, "create.class");
+        String locationClass = Wire.readString(in, "create.location");
+        boolean enumerable = Wire.readBoolean(in, "create.enumerable");
+        byte[] value = Wire.readOptionalBytes(in, "create.value");
+        int replication = Wire.readByte(in, "create.replication");
+        Expiry expiry = Expiry.decode(in, "create.expiry");
+        int flags = Wire.readByte(in, "create.flags");
+        if ((flags & ~(ORDERED | ON_DEMAND)) != 0) {
+            throw new ProtocolException("create.flags: unknown bits " + Integer.toBinaryString(flags));
+        }
+        CreateRequest r = new CreateRequest(path, type, storageClass, locationClass, enumerable, value, replication,
+                expiry, (flags & ORDERED) != 0, (flags & ON_DEMAND) != 0);
         Wire.expectEnd(in, "create request");
         if (r.replication < 0 || r.replication > BlockLocation.MAX_COPIES) {
             throw new ProtocolException("create.replication: " + r.replication + " copies; 0 (inherit) to "
@@ -102,19 +123,19 @@ public record CreateRequest(String path, NodeType type, String storageClass, Str
         return o instanceof CreateRequest r && r.path.equals(path) && r.type == type
                 && r.storageClass.equals(storageClass) && r.locationClass.equals(locationClass)
                 && r.enumerable == enumerable && Arrays.equals(r.value, value) && r.replication == replication
-                && r.expiry.equals(expiry) && r.ordered == ordered;
+                && r.expiry.equals(expiry) && r.ordered == ordered && r.onDemand == onDemand;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(path, type, storageClass, locationClass, enumerable, expiry, ordered) * 31
+        return Objects.hash(path, type, storageClass, locationClass, enumerable, expiry, ordered, onDemand) * 31
                 + Arrays.hashCode(value);
     }
 
     @Override
     public String toString() {
         return "CreateRequest[" + path + ", " + type + ", class=" + storageClass + ", location=" + locationClass
-                + ", enumerable=" + enumerable + (ordered ? ", ordered" : "")
+                + ", enumerable=" + enumerable + (ordered ? ", ordered" : "") + (onDemand ? ", blocks on demand" : "")
                 + (replication == 0 ? "" : ", replication=" + replication)
                 + (value == null ? "" : ", value of " + value.length + " bytes")
                 + (expiry.expires() ? ", expiry=" + expiry : "") + "]";

@@ -92,6 +92,8 @@ class MessageCodecTest {
         roundTrip(CommitRequest.sync(42, 77, 4096), CommitRequest::decode);
         roundTrip(CommitRequest.close(42, 77, 4096), CommitRequest::decode);
         roundTrip(CommitRequest.abandon(42, 77), CommitRequest::decode);
+        roundTrip(new CreateRequest("/s/part-0/e1-0", NodeType.FILE, "", "", true, null, 0, Expiry.NONE, false, true),
+                CreateRequest::decode);
         roundTrip(new SyncManyRequest(java.util.List.of(new SyncManyRequest.Entry(42, 77, 4096, null),
                 new SyncManyRequest.Entry(43, 78, 10, new byte[] {1, 2, 3}))), SyncManyRequest::decode);
         roundTrip(new SyncManyReply(java.util.List.of(SyncManyReply.Result.applied(4096),
@@ -202,6 +204,11 @@ class MessageCodecTest {
         assertThrows(ProtocolException.class, () -> LocateReply.decode(notARun));
         ByteBuf noBlocks = Unpooled.buffer().writeShort(0);
         assertThrows(ProtocolException.class, () -> LocateReply.decode(noBlocks));
+
+        ByteBuf unknownFlags = Unpooled.buffer();
+        new CreateRequest("/a", NodeType.FILE, "", "", true).encode(unknownFlags);
+        unknownFlags.setByte(unknownFlags.writerIndex() - 1, 4);
+        assertThrows(ProtocolException.class, () -> CreateRequest.decode(unknownFlags));
 
         ByteBuf tooManyEntries = Unpooled.buffer().writeInt(SyncManyRequest.MAX_ENTRIES + 1);
         assertThrows(ProtocolException.class, () -> SyncManyRequest.decode(tooManyEntries));

@@ -85,7 +85,9 @@ final class Creates {
         Node n;
         if (req.type() == NodeType.FILE) {
             DataNode f = new DataNode(nodes.nextId(), NodeType.FILE, name, parent, placement, now, Node.State.LIVE);
-            f.addBlock(blocks.allocate(f));
+            if (!req.onDemand()) {
+                f.addBlock(blocks.allocate(f)); // the create's reply brings it: a small write needs no MAP
+            }
             n = f;
         } else {
             boolean enumerable = req.type() != NodeType.TABLE || req.enumerable();

@@ -72,6 +72,19 @@ class SyncManyTest {
     }
 
     @Test
+    void aFileCreatedWithBlocksOnDemandTakesNoBlockUntilItsWriterMapsOne() {
+        long before = usedBlocks();
+        OpenReply a = Expect.done(ns.create(new io.creel.common.protocol.CreateRequest("/d/lazy", NodeType.FILE, "",
+                "", true, null, 0, io.creel.common.protocol.Expiry.NONE, false, true), NamespaceFixture.CONN));
+        assertNull(a.firstBlock());
+        assertEquals(before, usedBlocks());
+        sync(appended(a, 3, new byte[] {1, 2, 3}));
+        assertArrayEquals(new byte[] {1, 2, 3}, f.lookup("/d/lazy").data());
+        ns.map(a.node().id(), 0, a.lease());
+        assertEquals(before + 1, usedBlocks(), "block 0 when the writer asks for it");
+    }
+
+    @Test
     void aFailedEntryFailsAloneNamingItsNode() {
         OpenReply a = f.create("/d/a", NodeType.FILE);
         OpenReply b = f.create("/d/b", NodeType.FILE);

@@ -42,7 +42,8 @@ public final class Lanes {
         this.client = client;
         this.shuffleDir = shuffleDir;
         this.executorId = executorId;
-        this.placement = placement;
+        // A lane opens a File per partition at once, most of them staying inline: none takes a block up front.
+        this.placement = placement.withBlocksOnDemand(true);
         this.timeout = timeout;
     }
 
