@@ -141,6 +141,16 @@ public final class BenchCommand implements Callable<Integer> {
             + "one cluster shape.")
     Integer hosts;
 
+    @Option(names = "--size-classes", split = ",", paramLabel = "SIZE[,SIZE...]", defaultValue = "none",
+            description = "Block sizes of the size-class DRAM servers the bench's own cluster starts next to each DRAM "
+                    + "server (creel.storage.block.size; first blocks of small Files and KeyValues come from them), or "
+                    + "none (default: ${DEFAULT-VALUE}).")
+    List<String> sizeClasses;
+
+    @Option(names = "--size-class-dram", paramLabel = "SIZE", description = "Bytes of each size-class server (default: "
+            + "those of a DRAM server).")
+    String sizeClassDram;
+
     @Option(names = "--tcp", description = "Measure only the TCP path (creel.client.local.access=false).")
     boolean tcp;
 
@@ -391,14 +401,19 @@ public final class BenchCommand implements Callable<Integer> {
         }
         int dramServers = dramBytes > 0 ? hostCount : 0;
         long perServer = dramServers == 0 ? 0 : dramBytes / dramServers;
+        List<Long> classes = sizeClasses.equals(List.of("none")) ? List.of()
+                : sizeClasses.stream().map(v -> size("--size-classes", v)).toList();
         if (local) {
             MiniCluster.Builder b = MiniCluster.builder().dram(perServer).disk(diskBytes).temporaryDirectories()
-                    .servers(dramServers, diskBytes > 0 ? 1 : 0).hosts(hostCount);
+                    .servers(dramServers, diskBytes > 0 ? 1 : 0).hosts(hostCount)
+                    .sizeClasses(classes.stream().mapToLong(Long::longValue).toArray())
+                    .sizeClassDram(sizeClassDram == null ? -1 : size("--size-class-dram", sizeClassDram));
             settings.forEach(b::set);
             return new InProcessCluster(b.start());
         }
         return ClusterProcess.start(new ClusterProcess.Spec(perServer, diskBytes, settings,
-                JavaCommand.splitOptions(clusterJvmOpts), dramServers, hostCount), CLUSTER_START_TIMEOUT);
+                JavaCommand.splitOptions(clusterJvmOpts), dramServers, hostCount, classes,
+                sizeClassDram == null ? -1 : size("--size-class-dram", sizeClassDram)), CLUSTER_START_TIMEOUT);
     }
 
     private BenchContext.Settings settings() {

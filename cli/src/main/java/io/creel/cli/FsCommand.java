@@ -270,11 +270,14 @@ public final class FsCommand implements Runnable {
                 if (!stdin) {
                     target = intoContainer(c, target, file.getFileName().toString());
                 }
+                long size = stdin ? -1 : Files.size(file);
+                // The file's size sizes the first block (a size class's when it is small); stdin's is unknown.
                 CreelNode node = await(c, c.create(target, NodeType.FILE,
-                        CreateOptions.defaults().withStorageClass(storageClass).withReplication(checked(replication))),
+                        CreateOptions.defaults().withStorageClass(storageClass).withReplication(checked(replication))
+                                .withSizeHint(Math.max(0, size))),
                         "create " + target);
                 DirectWriter w = node.writer();
-                Progress progress = Progress.forTransfer("put", stdin ? -1 : Files.size(file));
+                Progress progress = Progress.forTransfer("put", size);
                 try {
                     Transfers.upload(in, w, progress, c.requestTimeout());
                 } finally {

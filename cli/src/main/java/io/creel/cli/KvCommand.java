@@ -1,5 +1,6 @@
 package io.creel.cli;
 
+import io.creel.client.CreateOptions;
 import io.creel.client.CreelClient;
 import io.creel.client.CreelNode;
 import io.creel.client.DirectWriter;
@@ -13,6 +14,7 @@ import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
@@ -77,7 +79,9 @@ public final class KvCommand implements Runnable {
                          : FileChannel.open(Path.of(source), StandardOpenOption.READ)) {
                 ensureTable(c, t.path());
                 String path = keyPath(t, key);
-                CreelNode node = await(c, c.create(path, NodeType.KEYVALUE), "create " + path);
+                long size = "-".equals(source) ? 0 : Files.size(Path.of(source)); // sizes the first block
+                CreelNode node = await(c, c.create(path, NodeType.KEYVALUE, CreateOptions.defaults().withSizeHint(size)),
+                        "create " + path);
                 DirectWriter w = node.writer();
                 Transfers.upload(in, w, Progress.forTransfer("put", -1), c.requestTimeout());
                 await(c, w.close(), "publishing " + path);

@@ -25,16 +25,15 @@ import io.creel.common.protocol.Expiry;
  * @param onDemand      for a File: created without a first block; its writer allocates block 0 when
  *                      its bytes first need one (false by default: the create brings block 0 along,
  *                      saving a request for a File written at once)
+ * @param sizeHint      for a File or KeyValue: the bytes it is expected to hold, or 0 when unknown. The
+ *                      namenode sizes its first block by it (the smallest size class that holds it:
+ *                      a 16 KiB value then costs about 16 KiB of storage, not a whole block); a
+ *                      node that outgrows it goes on in whole blocks, so a wrong hint costs space,
+ *                      never correctness. Unknown means {@code creel.namenode.first.block.size}.
  */
 public record CreateOptions(String storageClass, String locationClass, boolean enumerable, int replication,
-                            Expiry expiry, boolean ordered, boolean onDemand) {
-    private static final CreateOptions DEFAULTS = new CreateOptions("", "", true, 0, Expiry.NONE, false, false);
-
-    /** Options whose File (if it is one) takes its first block at the create. */
-    public CreateOptions(String storageClass, String locationClass, boolean enumerable, int replication,
-                         Expiry expiry, boolean ordered) {
-        this(storageClass, locationClass, enumerable, replication, expiry, ordered, false);
-    }
+                            Expiry expiry, boolean ordered, boolean onDemand, long sizeHint) {
+    private static final CreateOptions DEFAULTS = new CreateOptions("", "", true, 0, Expiry.NONE, false, false, 0);
 
     public CreateOptions {
         storageClass = storageClass == null ? "" : storageClass;
@@ -44,12 +43,33 @@ public record CreateOptions(String storageClass, String locationClass, boolean e
                     + BlockLocation.MAX_COPIES + " copies");
         }
         expiry = expiry == null ? Expiry.NONE : expiry;
+        if (sizeHint < 0) {
+            throw new IllegalArgumentException("size hint " + sizeHint + ": 0 (unknown) or the bytes expected");
+        }
     }
 
-    /** Options of a node that keeps no key order. */
+    /** Options without a size hint. */
+    public CreateOptions(String storageClass, String locationClass, boolean enumerable, int replication,
+                         Expiry expiry, boolean ordered, boolean onDemand) {
+        this(storageClass, locationClass, enumerable, replication, expiry, ordered, onDemand, 0);
+    }
+
+    /** Options whose File (if it is one) takes its first block at the create, without a size hint. */
+    public CreateOptions(String storageClass, String locationClass, boolean enumerable, int replication,
+                         Expiry expiry, boolean ordered) {
+        this(storageClass, locationClass, enumerable, replication, expiry, ordered, false, 0);
+    }
+
+    /** Options of a node that keeps no key order, with a size hint. */
+    public CreateOptions(String storageClass, String locationClass, boolean enumerable, int replication,
+                         Expiry expiry, long sizeHint) {
+        this(storageClass, locationClass, enumerable, replication, expiry, false, false, sizeHint);
+    }
+
+    /** Options of a node that keeps no key order, without a size hint. */
     public CreateOptions(String storageClass, String locationClass, boolean enumerable, int replication,
                          Expiry expiry) {
-        this(storageClass, locationClass, enumerable, replication, expiry, false);
+        this(storageClass, locationClass, enumerable, replication, expiry, false, false, 0);
     }
 
     /** Placement and enumerability; replication inherited, no expiry. */
@@ -68,20 +88,20 @@ public record CreateOptions(String storageClass, String locationClass, boolean e
     }
 
     public CreateOptions withStorageClass(String c) {
-        return new CreateOptions(c, locationClass, enumerable, replication, expiry, ordered, onDemand);
+        return new CreateOptions(c, locationClass, enumerable, replication, expiry, ordered, onDemand, sizeHint);
     }
 
     public CreateOptions withLocationClass(String host) {
-        return new CreateOptions(storageClass, host, enumerable, replication, expiry, ordered, onDemand);
+        return new CreateOptions(storageClass, host, enumerable, replication, expiry, ordered, onDemand, sizeHint);
     }
 
     public CreateOptions withEnumerable(boolean e) {
-        return new CreateOptions(storageClass, locationClass, e, replication, expiry, ordered, onDemand);
+        return new CreateOptions(storageClass, locationClass, e, replication, expiry, ordered, onDemand, sizeHint);
     }
 
     /** Each block kept on {@code copies} storage servers of different hosts (0: inherit). */
     public CreateOptions withReplication(int copies) {
-        return new CreateOptions(storageClass, locationClass, enumerable, copies, expiry, ordered, onDemand);
+        return new CreateOptions(storageClass, locationClass, enumerable, copies, expiry, ordered, onDemand, sizeHint);
     }
 
     /**
@@ -94,7 +114,7 @@ public record CreateOptions(String storageClass, String locationClass, boolean e
      * {@link CreelClient#handOver} gives the node to another client or makes it permanent.
      */
     public CreateOptions withExpiry(Expiry e) {
-        return new CreateOptions(storageClass, locationClass, enumerable, replication, e, ordered, onDemand);
+        return new CreateOptions(storageClass, locationClass, enumerable, replication, e, ordered, onDemand, sizeHint);
     }
 
     /**
@@ -102,7 +122,7 @@ public record CreateOptions(String storageClass, String locationClass, boolean e
      * a start key. Chosen at create and kept for the Table's life.
      */
     public CreateOptions withOrdered(boolean o) {
-        return new CreateOptions(storageClass, locationClass, enumerable, replication, expiry, o, onDemand);
+        return new CreateOptions(storageClass, locationClass, enumerable, replication, expiry, o, onDemand, sizeHint);
     }
 
     /**
@@ -110,6 +130,11 @@ public record CreateOptions(String storageClass, String locationClass, boolean e
      * once, most of them staying within the namenode's inline limit, pins no block per File.
      */
     public CreateOptions withBlocksOnDemand(boolean d) {
-        return new CreateOptions(storageClass, locationClass, enumerable, replication, expiry, ordered, d);
+        return new CreateOptions(storageClass, locationClass, enumerable, replication, expiry, ordered, d, sizeHint);
+    }
+
+    /** A File or KeyValue expected to hold {@code bytes} (0: unknown); see {@link #sizeHint}. */
+    public CreateOptions withSizeHint(long bytes) {
+        return new CreateOptions(storageClass, locationClass, enumerable, replication, expiry, ordered, onDemand, bytes);
     }
 }

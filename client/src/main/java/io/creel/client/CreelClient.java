@@ -3,11 +3,13 @@ package io.creel.client;
 import io.creel.client.admin.ClusterAdmin;
 import io.creel.client.block.BlockIo;
 import io.creel.client.block.BlockLocationCache;
+import io.creel.client.block.NodeRef;
 import io.creel.client.rpc.NamenodeRouter;
 import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.CreelConf;
 import io.creel.common.error.CreelException;
 import io.creel.common.error.ErrorCode;
+import io.creel.common.namespace.BlockLayout;
 import io.creel.common.namespace.NodeType;
 import io.creel.common.namespace.PathName;
 import io.creel.common.protocol.CreateRequest;
@@ -103,7 +105,8 @@ public final class CreelClient implements AutoCloseable {
             int copies = options.replication() != 0 || type != NodeType.FILE && type != NodeType.KEYVALUE
                     ? options.replication() : conf.get(ClientKeys.REPLICATION);
             CreateRequest req = new CreateRequest(p.toString(), type, options.storageClass(), options.locationClass(),
-                    options.enumerable(), null, copies, options.expiry(), options.ordered(), options.onDemand());
+                    options.enumerable(), null, copies, options.expiry(), options.ordered(), options.onDemand(),
+                    options.sizeHint());
             if (options.expiry().expires()) {
                 // Before the create: a beat must not wait for the reply, or a slow create could eat the grace.
                 heartbeats.keepAlive(partition);
@@ -187,13 +190,14 @@ public final class CreelClient implements AutoCloseable {
 
     /** A handle for the node an open reply describes; remembers the first block's location it brought. */
     CreelNode node(String path, int partition, OpenReply r) {
-        long blockSize = blockIo.blockSize();
-        if (r.lease() != 0 && r.node().length() % blockSize != 0) {
+        NodeRef ref = new NodeRef(partition, r.node().id(), path, r.node().firstBlockSize());
+        BlockLayout layout = blockIo.layout(ref);
+        long length = r.node().length();
+        if (r.lease() != 0 && layout.offsetInBlock(length) != 0) {
             // An append starts in the node's last block and writes to every copy the namenode has of it
             // now: a location cached earlier may miss a copy the repair has added since (which would
             // then miss the appended bytes) or name one on a server that is gone.
-            blockIo.cache().forget(new io.creel.client.block.BlockKey(partition, r.node().id(),
-                    r.node().length() / blockSize));
+            blockIo.cache().forget(ref.block(layout.blockOf(length)));
         }
         if (r.firstBlock() != null) {
             blockIo.cache().put(r.firstBlock(), partition);
@@ -286,9 +290,9 @@ public final class CreelClient implements AutoCloseable {
             long end = Math.min(node.length(), start + len);
             List<CompletableFuture<io.creel.common.protocol.BlockLocation>> all = new ArrayList<>();
             if (start < end && !node.isInline()) {
-                long bs = blockIo.blockSize();
-                long blocks = (node.length() + bs - 1) / bs;
-                for (long i = start / bs; i <= (end - 1) / bs; i++) {
+                BlockLayout layout = blockIo.layout(node.ref());
+                long blocks = layout.blocksFor(node.length());
+                for (long i = layout.blockOf(start); i <= layout.blockOf(end - 1); i++) {
                     all.add(blockIo.locateRun(node.ref(), i, blocks)); // the first asks for the next ones too
                 }
             }
@@ -365,7 +369,8 @@ public final class CreelClient implements AutoCloseable {
             int partition = router.partitionOf(p);
             int limit = router.inlineLimit(partition);
             if (src.remaining() > (limit < 0 ? Wire.MAX_INLINE_BYTES : limit)) {
-                return create(path, NodeType.KEYVALUE).thenCompose(node -> writeValue(node, src));
+                return create(path, NodeType.KEYVALUE, CreateOptions.defaults().withSizeHint(src.remaining()))
+                        .thenCompose(node -> writeValue(node, src));
             }
             byte[] bytes = new byte[src.remaining()];
             src.duplicate().get(bytes);
@@ -524,7 +529,7 @@ public final class CreelClient implements AutoCloseable {
         ByteBuffer dst = into.slot(node.length());
         return node.reader().read(dst).thenApply(n -> {
             io.creel.common.protocol.BlockLocation first = blockIo.cache().peek(node.ref().block(0));
-            if (first != null && node.length() > 0 && node.length() <= blockIo.blockSize()) {
+            if (first != null && node.length() > 0 && node.length() <= blockIo.layout(node.ref()).size(0)) {
                 seenValues.put(path, new SeenValue(node.info().id(), node.length(), first));
             }
             return dst;

@@ -81,7 +81,7 @@ public final class CreelNode {
     }
 
     NodeRef ref() {
-        return new NodeRef(partition, info.id(), path);
+        return new NodeRef(partition, info.id(), path, info.firstBlockSize());
     }
 
     /** The writer of this node; the same one on every call. Needs the write lease. */

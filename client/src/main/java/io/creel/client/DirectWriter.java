@@ -72,12 +72,6 @@ public final class DirectWriter {
     private boolean committedInline;
     /** How many of {@link #held}'s bytes the namenode has committed inline (a batched sync sends only the rest). */
     private int heldCommitted;
-    /**
-     * Completes when the last batched inline sync did: the namenode gives back a node's unwritten
-     * blocks when such a sync keeps it inline, so no block write may start before the writer has
-     * forgotten them (it then allocates block 0 anew).
-     */
-    private CompletableFuture<Void> trimmed = CompletableFuture.completedFuture(null);
 
     /**
      * @param startLength the node's committed length
@@ -95,11 +89,10 @@ public final class DirectWriter {
         this.position = startLength;
         this.committed = startLength;
         this.inlineLimit = inlineLimit;
-        long bs = io.blockSize();
         this.committedInline = inline != null;
         // An inline node has no blocks: its bytes go to block 0 only when they outgrow the limit.
         this.allocated = inline != null ? (hasFirstBlock ? 1 : 0)
-                : Math.max(hasFirstBlock ? 1 : 0, (startLength + bs - 1) / bs);
+                : Math.max(hasFirstBlock ? 1 : 0, io.layout(node).blocksFor(startLength));
         if (inline != null) {
             heldCommitted = inline.length;
             held = ByteBuffer.allocate(Math.max(inline.length, Math.min(inlineLimit, Math.max(64, 2 * inline.length))))
@@ -142,16 +135,11 @@ public final class DirectWriter {
             }
             long start = position;
             position += n;
-            piece = afterTrim(() -> io.write(node, start, src, blocks))
+            piece = Futures.guard(() -> io.write(node, start, src, blocks))
                     .exceptionallyCompose(t -> Futures.failed(withPath(t)));
             state = joined(state, piece);
         }
         return Futures.clean(piece.thenRun(() -> src.position(src.limit())));
-    }
-
-    /** A block write, started once no batched inline sync is in flight (see {@link #trimmed}). */
-    private CompletableFuture<Void> afterTrim(java.util.function.Supplier<CompletableFuture<Void>> write) {
-        return trimmed.isDone() ? Futures.guard(write) : trimmed.thenCompose(v -> Futures.guard(write));
     }
 
     /** Copies {@code src}'s remaining bytes into {@link #held} (consuming them). */
@@ -172,7 +160,7 @@ public final class DirectWriter {
         if (!bytes.hasRemaining()) {
             return;
         }
-        CompletableFuture<Void> piece = afterTrim(() -> io.write(node, 0, bytes, blocks))
+        CompletableFuture<Void> piece = Futures.guard(() -> io.write(node, 0, bytes, blocks))
                 .exceptionallyCompose(t -> Futures.failed(withPath(t)));
         state = joined(state, piece);
     }
@@ -226,9 +214,6 @@ public final class DirectWriter {
         int base = held == null ? 0 : Math.min(heldCommitted, held.position());
         byte[] inlineNow = held == null ? null : Arrays.copyOfRange(held.array(), base, held.position());
         state = joined(state, outcome);
-        if (inlineNow != null) {
-            trimmed = outcome.handle((v, t) -> null);
-        }
         return new BatchedSync.Pending(this, outcome, upTo, position, inlineNow, base);
     }
 
@@ -255,10 +240,6 @@ public final class DirectWriter {
             committedInline = entry.appended() != null;
             if (entry.appended() != null) {
                 heldCommitted = (int) Math.max(heldCommitted, entry.length());
-                // The namenode gave back the node's unwritten blocks (the one its create took):
-                // forget them, so a write past the inline limit allocates block 0 anew.
-                forgetTrimmedBlocks(0);
-                allocated = 0;
             }
         }
         if (entry.appended() == null) {
@@ -323,7 +304,7 @@ public final class DirectWriter {
                     }
                 }
                 if (inline == null) {
-                    places.forgetBefore(length / io.blockSize()); // published: those blocks stay where they are
+                    places.forgetBefore(io.layout(node).blockOf(length)); // published: those blocks stay where they are
                 }
                 if (close) {
                     forgetTrimmedBlocks(inline != null ? 0 : length);
@@ -362,8 +343,7 @@ public final class DirectWriter {
      * the namenode for a new one.
      */
     private void forgetTrimmedBlocks(long length) {
-        long bs = io.blockSize();
-        long keep = (length + bs - 1) / bs;
+        long keep = io.layout(node).blocksFor(length);
         for (long i = keep; i < allocated + 1; i++) {
             io.cache().forget(node.block(i));
         }

@@ -42,7 +42,10 @@ final class ReadAhead {
 
     /**
      * @param bytesAhead how far ahead to read, at least two windows' worth
-     * @param blockSize  the node's block size; a window never crosses a block boundary
+     * @param blockSize  the cluster's block size; a window divides it, so it never crosses a boundary of
+     *                   whole blocks. A node whose first block is a size class's has its boundaries
+     *                   shifted by that block: a window may then span two blocks, which {@link BlockIo}
+     *                   reads as two pieces (cheaper than windows as small as that first block)
      */
     ReadAhead(NodeRef node, BlockIo io, long length, int bytesAhead, int blockSize) {
         this.node = node;

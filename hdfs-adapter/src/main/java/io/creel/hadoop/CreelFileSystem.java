@@ -514,10 +514,11 @@ public class CreelFileSystem extends FileSystem {
         List<io.creel.common.protocol.BlockLocation> locations =
                 await(client.blockLocations(node, start, len), "block locations of " + p);
         BlockLocation[] out = new BlockLocation[locations.size()];
+        io.creel.common.namespace.BlockLayout layout = node.info().layout(blockSize); // block 0 may be short
         for (int i = 0; i < out.length; i++) {
             io.creel.common.protocol.BlockLocation l = locations.get(i);
-            long offset = l.blockIndex() * blockSize;
-            long length = Math.min(blockSize, node.length() - offset);
+            long offset = layout.start(l.blockIndex());
+            long length = Math.min(layout.size(l.blockIndex()), node.length() - offset);
             String host = l.server().host();
             out[i] = new BlockLocation(new String[] {host + ":" + l.server().port()}, new String[] {host},
                     new String[] {"/default-rack/" + host + ":" + l.server().port()}, offset, length);

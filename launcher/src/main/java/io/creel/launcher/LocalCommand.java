@@ -22,7 +22,8 @@ import picocli.CommandLine.Option;
 
 /** {@code creel local}: a namenode, a DRAM and a disk storage server in one process on localhost. */
 @Command(name = "local", mixinStandardHelpOptions = true,
-        description = "Run a one-machine cluster (namenode + DRAM + disk storage server) until interrupted.")
+        description = "Run a one-machine cluster (namenode + DRAM + disk storage server, and DRAM servers of smaller "
+                + "blocks for small Files and KeyValues) until interrupted.")
 public final class LocalCommand implements Callable<Integer> {
     @Mixin
     CommonOptions common;
@@ -34,6 +35,12 @@ public final class LocalCommand implements Callable<Integer> {
     @Option(names = "--disk", paramLabel = "SIZE", defaultValue = "2g",
             description = "Disk tier size (default: ${DEFAULT-VALUE}).")
     String disk;
+
+    @Option(names = "--size-classes", split = ",", paramLabel = "SIZE[,SIZE...]", defaultValue = "16k,64k",
+            description = "Block sizes of the size-class DRAM servers started next to the DRAM server, each of --dram: "
+                    + "the first blocks of small Files and KeyValues come from them (creel.storage.block.size); none "
+                    + "for none (default: ${DEFAULT-VALUE}).")
+    List<String> sizeClasses;
 
     @Option(names = "--data-dir", paramLabel = "DIR",
             description = "Directory for the disk tier's files (default: creel.storage.disk.path).")
@@ -48,8 +55,10 @@ public final class LocalCommand implements Callable<Integer> {
         long dramBytes = parseSize("--dram", dram);
         long diskBytes = parseSize("--disk", disk);
         int nnPort = port != null ? port : conf.get(ConfKeys.NAMENODE_ADDRESS).get(0).port();
+        long[] classes = sizeClasses.equals(List.of("none")) ? new long[0]
+                : sizeClasses.stream().mapToLong(v -> parseSize("--size-classes", v)).toArray();
         MiniCluster.Builder b = MiniCluster.builder().port(nnPort).dram(dramBytes).disk(diskBytes)
-                .servers(dramBytes > 0 ? 1 : 0, diskBytes > 0 ? 1 : 0);
+                .servers(dramBytes > 0 ? 1 : 0, diskBytes > 0 ? 1 : 0).sizeClasses(classes);
         for (Map.Entry<String, String> e : conf.explicitSettings().entrySet()) {
             if (!e.getKey().equals(ConfKeys.NAMENODE_ADDRESS.name())) {
                 b.set(e.getKey(), e.getValue());
@@ -79,7 +88,8 @@ public final class LocalCommand implements Callable<Integer> {
         out.println("Creel local cluster serving at " + cluster.address().toUri().replace("127.0.0.1", "localhost"));
         for (StorageServerRuntime s : cluster.storageServers()) {
             StorageServerInfo i = s.info();
-            out.printf("  %-5s tier  %10s  at %s  (%s)%n", i.tier(), ConfValues.formatSize(i.blockCount() * i.blockSize()),
+            out.printf("  %-5s tier  %10s in %s blocks  at %s  (%s)%n", i.tier(),
+                    ConfValues.formatSize(i.blockCount() * i.blockSize()), ConfValues.formatSize(i.blockSize()),
                     i.address(), SameHostFiles.of(i).dataPath());
         }
         out.println("Status page http://localhost:" + http.port() + "/   metrics http://localhost:" + http.port()

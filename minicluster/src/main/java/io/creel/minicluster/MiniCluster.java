@@ -194,6 +194,8 @@ public final class MiniCluster implements AutoCloseable {
         private int hosts = 1;
         private Path dramDir;
         private Path diskDir;
+        private final List<Long> sizeClasses = new ArrayList<>();
+        private long sizeClassDram = -1;
         private boolean temporaryDirectories;
         private final Map<String, String> settings = new LinkedHashMap<>();
 
@@ -245,6 +247,27 @@ public final class MiniCluster implements AutoCloseable {
         public Builder servers(int dram, int disk) {
             this.dramServers = dram;
             this.diskServers = disk;
+            return this;
+        }
+
+        /**
+         * Adds, for each of {@code blockSizes} (powers of two smaller than {@code creel.block.size}), a
+         * size-class DRAM server ({@code creel.storage.block.size}) next to each DRAM server, on its
+         * host and of its size. Namenodes give their blocks to first blocks of Files and KeyValues that
+         * small (see {@code creel.namenode.first.block.size}). They start after the DRAM and disk
+         * servers, so those keep their indices.
+         */
+        public Builder sizeClasses(long... blockSizes) {
+            sizeClasses.clear();
+            for (long b : blockSizes) {
+                sizeClasses.add(b);
+            }
+            return this;
+        }
+
+        /** Bytes of each size-class server (default: those of a DRAM server, {@link #dram}). */
+        public Builder sizeClassDram(long bytes) {
+            this.sizeClassDram = bytes;
             return this;
         }
 
@@ -311,6 +334,16 @@ public final class MiniCluster implements AutoCloseable {
                     cluster.serverStarts.add(new ServerStart("disk", serverConf(clusterConf, "disk", i,
                             dramServers + i)));
                 }
+                for (long size : sizeClasses) {
+                    for (int i = 0; i < dramServers; i++) {
+                        CreelConf c = serverConf(clusterConf, "dram", i, i, "dram-" + (size >> 10) + "k-");
+                        c = c.with(StorageKeys.BLOCK_SIZE, Long.toString(size));
+                        if (sizeClassDram >= 0) {
+                            c = c.with(LocalTierKeys.DRAM_SIZE, Long.toString(sizeClassDram));
+                        }
+                        cluster.serverStarts.add(new ServerStart("dram", c));
+                    }
+                }
                 for (ServerStart how : cluster.serverStarts) {
                     cluster.servers.add(StorageServerRuntime.start(how.conf(), how.tier(), loops));
                 }
@@ -352,6 +385,11 @@ public final class MiniCluster implements AutoCloseable {
          * same directory, hence the same files, token and port, each time the cluster starts.
          */
         private CreelConf serverConf(CreelConf conf, String tier, int i, int overall) {
+            return serverConf(conf, tier, i, overall, tier + "-");
+        }
+
+        /** {@link #serverConf(CreelConf, String, int, int)}, its persistent directory named {@code prefix + i}. */
+        private CreelConf serverConf(CreelConf conf, String tier, int i, int overall, String prefix) {
             boolean persistent = conf.get(StorageKeys.PERSISTENT);
             Map<String, String> s = new LinkedHashMap<>(conf.explicitSettings());
             String host = "127.0.0." + (1 + overall % hosts);
@@ -361,11 +399,11 @@ public final class MiniCluster implements AutoCloseable {
             if (tier.equals("dram")) {
                 s.put(LocalTierKeys.DRAM_SIZE.name(), Long.toString(dramSize));
                 Path dir = dramDir != null ? dramDir : Path.of(conf.get(LocalTierKeys.DRAM_PATH));
-                s.put(LocalTierKeys.DRAM_PATH.name(), (persistent ? dir.resolve("dram-" + i) : dir).toString());
+                s.put(LocalTierKeys.DRAM_PATH.name(), (persistent ? dir.resolve(prefix + i) : dir).toString());
             } else {
                 s.put(LocalTierKeys.DISK_SIZE.name(), Long.toString(diskSize));
                 Path dir = diskDir != null ? diskDir : Path.of(conf.get(LocalTierKeys.DISK_PATH));
-                s.put(LocalTierKeys.DISK_PATH.name(), (persistent ? dir.resolve("disk-" + i) : dir).toString());
+                s.put(LocalTierKeys.DISK_PATH.name(), (persistent ? dir.resolve(prefix + i) : dir).toString());
             }
             return CreelConf.of(s);
         }

@@ -34,6 +34,11 @@ public final class NamenodeKeys implements ConfKeySource {
             ConfValues::parseSize,
             "Files and KeyValues of at most this many bytes keep them in the namenode instead of in a block "
                     + "(one request to put or get, no data transfer); 0 turns this off; at most 64k and the block size.");
+    public static final ConfKey<Long> FIRST_BLOCK_SIZE = ConfKey.of("creel.namenode.first.block.size", "64k",
+            ConfValues::parseSize,
+            "Files and KeyValues that do not say how large they will be get a first block of the smallest size class "
+                    + "(storage servers with a smaller creel.storage.block.size) of at least this many bytes; those that "
+                    + "say get one that fits. Later blocks are whole. 0 turns size classes off.");
     public static final ConfKey<Duration> REGION_IDLE = ConfKey.of("creel.namenode.region.idle", "30s",
             ConfValues::parseDuration,
             "A region whose blocks have all been free this long is given back to its storage server for any namenode.");
@@ -87,7 +92,7 @@ public final class NamenodeKeys implements ConfKeySource {
     @Override
     public List<ConfKey<?>> keys() {
         return List.of(BIND_HOST, REUSE_DELAY, SERVER_TIMEOUT, LOG_DIR, LOG_SYNC, LOG_SYNC_INTERVAL, CHECKPOINT_INTERVAL, REGION_IDLE,
-                INLINE_MAX, RETRY_CACHE_SIZE, RETRY_CACHE_EXPIRY, RETRY_LEASE_HOLD, REPLICATION, REPLICATION_CLASSES,
+                INLINE_MAX, FIRST_BLOCK_SIZE, RETRY_CACHE_SIZE, RETRY_CACHE_EXPIRY, RETRY_LEASE_HOLD, REPLICATION, REPLICATION_CLASSES,
                 REPLICATION_BANDWIDTH, SESSION_TIMEOUT, PERMISSIONS_UMASK);
     }
 }

@@ -117,6 +117,7 @@ public final class NamenodeServer implements AutoCloseable {
                 System::currentTimeMillis);
         allocator.useReplication(ReplicationFactors.parse(conf.get(NamenodeKeys.REPLICATION),
                 conf.get(NamenodeKeys.REPLICATION_CLASSES)));
+        allocator.useFirstBlockSize(conf.get(NamenodeKeys.FIRST_BLOCK_SIZE));
         RecordStore records = new DataPlaneRecordStore(conf, loops);
         long inlineMax = conf.get(NamenodeKeys.INLINE_MAX);
         if (inlineMax > Integer.MAX_VALUE) {

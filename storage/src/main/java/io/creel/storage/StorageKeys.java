@@ -2,7 +2,11 @@ package io.creel.storage;
 
 import io.creel.common.conf.ConfKey;
 import io.creel.common.conf.ConfKeySource;
+import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.ConfValues;
+import io.creel.common.conf.CreelConf;
+import io.creel.common.error.CreelException;
+import io.creel.common.error.ErrorCode;
 import java.time.Duration;
 import java.util.List;
 
@@ -25,6 +29,10 @@ public final class StorageKeys implements ConfKeySource {
     public static final ConfKey<Long> REGION_SIZE = ConfKey.of("creel.storage.region.size", "64m",
             ConfValues::parseSize,
             "Storage servers grant their blocks to namenodes in regions of this size (whole blocks, at least one).");
+    public static final ConfKey<Long> BLOCK_SIZE = ConfKey.of("creel.storage.block.size", "0",
+            StorageKeys::parseServerBlockSize,
+            "Block size of this storage server; 0 means creel.block.size. A smaller power of two (at least 4k) makes it a "
+                    + "size-class server: namenodes give its blocks to Files and KeyValues whose first block is that small.");
     public static final ConfKey<Duration> HEARTBEAT_INTERVAL = ConfKey.of("creel.storage.heartbeat.interval",
             "2s", ConfValues::parseDuration,
             "How often a storage server sends a heartbeat to each namenode and renews the liveness words same-host clients check.");
@@ -38,6 +46,32 @@ public final class StorageKeys implements ConfKeySource {
 
     @Override
     public List<ConfKey<?>> keys() {
-        return List.of(BIND_HOST, PORT, ADVERTISE_HOST, RACK, CLASS, REGION_SIZE, HEARTBEAT_INTERVAL, PERSISTENT);
+        return List.of(BIND_HOST, PORT, ADVERTISE_HOST, RACK, CLASS, REGION_SIZE, BLOCK_SIZE, HEARTBEAT_INTERVAL,
+                PERSISTENT);
+    }
+
+    /**
+     * The block size a storage server exports: {@code creel.storage.block.size}, else the cluster's
+     * {@code creel.block.size}. A size-class server's must be smaller than the cluster's (namenodes
+     * check that it divides it when it registers).
+     */
+    public static int blockSize(CreelConf conf) {
+        long own = conf.get(BLOCK_SIZE);
+        long cluster = conf.get(ConfKeys.BLOCK_SIZE);
+        if (own > cluster) {
+            throw new CreelException(ErrorCode.CONFIGURATION, BLOCK_SIZE.name() + " (" + ConfValues.formatSize(own)
+                    + ") is larger than " + ConfKeys.BLOCK_SIZE.name() + " (" + ConfValues.formatSize(cluster)
+                    + "); a storage server's blocks are at most the cluster's");
+        }
+        return (int) (own == 0 ? cluster : own);
+    }
+
+    private static long parseServerBlockSize(String v) {
+        long size = ConfValues.parseSize(v);
+        if (size != 0 && (size < 4096 || Long.bitCount(size) != 1)) {
+            throw new IllegalArgumentException("a storage server's block size is 0 (the cluster's) or a power of two of "
+                    + "at least 4k: " + v);
+        }
+        return size;
     }
 }

@@ -55,12 +55,21 @@ public final class ClusterProcess implements BenchCluster {
      * @param dramBytes   bytes of each DRAM server
      * @param dramServers DRAM servers (each of {@code dramBytes})
      * @param hosts       loopback hosts the servers spread over (copies of a block go to different ones)
+     * @param sizeClasses block sizes of the size-class DRAM servers started next to each DRAM server
+     * @param sizeClassDram bytes of each size-class server, or -1 for {@code dramBytes}
      */
     public record Spec(long dramBytes, long diskBytes, Map<String, String> settings, List<String> jvmOptions,
-                       int dramServers, int hosts) {
+                       int dramServers, int hosts, List<Long> sizeClasses, long sizeClassDram) {
         public Spec {
             settings = Map.copyOf(settings);
             jvmOptions = List.copyOf(jvmOptions);
+            sizeClasses = List.copyOf(sizeClasses);
+        }
+
+        /** No size-class servers. */
+        public Spec(long dramBytes, long diskBytes, Map<String, String> settings, List<String> jvmOptions,
+                    int dramServers, int hosts) {
+            this(dramBytes, diskBytes, settings, jvmOptions, dramServers, hosts, List.of(), -1);
         }
 
         /** One DRAM server (if any DRAM) and one disk server (if any disk), on one host. */
@@ -112,6 +121,14 @@ public final class ClusterProcess implements BenchCluster {
             List<String> args = new ArrayList<>(List.of("--dram", Long.toString(spec.dramBytes()), "--disk",
                     Long.toString(spec.diskBytes()), "--dram-dir", dram.toString(), "--disk-dir", disk.toString(),
                     "--dram-servers", Integer.toString(spec.dramServers()), "--hosts", Integer.toString(spec.hosts())));
+            if (!spec.sizeClasses().isEmpty()) {
+                args.add("--size-classes");
+                args.add(String.join(",", spec.sizeClasses().stream().map(String::valueOf).toList()));
+            }
+            if (spec.sizeClassDram() >= 0) {
+                args.add("--size-class-dram");
+                args.add(Long.toString(spec.sizeClassDram()));
+            }
             spec.settings().forEach((k, v) -> {
                 args.add("--set");
                 args.add(k + "=" + v);

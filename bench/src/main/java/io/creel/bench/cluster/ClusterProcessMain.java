@@ -51,6 +51,9 @@ public final class ClusterProcessMain {
                     case "--disk" -> disk = nonNegative("--disk", value);
                     case "--dram-servers" -> dramServers = (int) nonNegative("--dram-servers", value);
                     case "--hosts" -> hosts = (int) nonNegative("--hosts", value);
+                    case "--size-classes" -> b.sizeClasses(java.util.Arrays.stream(value.split(","))
+                            .mapToLong(v -> nonNegative("--size-classes", v)).toArray());
+                    case "--size-class-dram" -> b.sizeClassDram(nonNegative("--size-class-dram", value));
                     case "--dram-dir" -> b.dramDir(Path.of(value));
                     case "--disk-dir" -> b.diskDir(Path.of(value));
                     case "--remove-at-exit" -> dirs.add(Path.of(value));

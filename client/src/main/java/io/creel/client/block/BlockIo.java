@@ -2,6 +2,7 @@ package io.creel.client.block;
 
 import io.creel.client.Futures;
 import io.creel.client.rpc.NamenodeRouter;
+import io.creel.common.namespace.BlockLayout;
 import io.creel.common.protocol.BlockLocation;
 import io.creel.common.protocol.StorageServerInfo;
 import io.creel.storage.transport.BlockLocator;
@@ -24,17 +25,28 @@ public final class BlockIo {
     private final NamenodeRouter router;
     private final BlockLocationCache cache;
     private final BlockTransfers transfers;
-    private final long blockSize;
+    private final BlockLayout layout;
 
     public BlockIo(NamenodeRouter router, BlockLocationCache cache, BlockTransfers transfers, long blockSize) {
         this.router = router;
         this.cache = cache;
         this.transfers = transfers;
-        this.blockSize = blockSize;
+        this.layout = BlockLayout.uniform(blockSize);
     }
 
+    /** Bytes per block of the cluster ({@code creel.block.size}); a node's own blocks follow {@link #layout}. */
     public long blockSize() {
-        return blockSize;
+        return layout.blockSize();
+    }
+
+    /**
+     * How {@code node}'s bytes map to its blocks: every offset-to-block computation of the client
+     * goes through it. Block 0 may be a size class's, shorter than a block ({@link NodeRef#firstBlockSize});
+     * the namenode never changes it while the node has blocks.
+     */
+    public BlockLayout layout(NodeRef node) {
+        int first = node.firstBlockSize();
+        return first == 0 || first >= layout.blockSize() ? layout : new BlockLayout(first, layout.blockSize());
     }
 
     public BlockLocationCache cache() {
@@ -123,15 +135,16 @@ public final class BlockIo {
      */
     public CompletableFuture<Void> read(NodeRef node, long position, ByteBuffer dst, long nodeLength) {
         List<CompletableFuture<Void>> pieces = new ArrayList<>();
+        BlockLayout l = layout(node);
+        long blocks = l.blocksFor(nodeLength);
         int done = 0;
         int total = dst.remaining();
         while (done < total) {
             long pos = position + done;
-            long index = pos / blockSize;
-            int offset = (int) (pos % blockSize);
-            int n = (int) Math.min(total - done, blockSize - offset);
+            long index = l.blockOf(pos);
+            int offset = l.offsetInBlock(pos);
+            int n = (int) Math.min(total - done, l.remainingInBlock(pos));
             ByteBuffer slice = dst.slice(dst.position() + done, n);
-            long blocks = (nodeLength + blockSize - 1) / blockSize;
             pieces.add(transfers.read(node.path(), index, locator(node, index, blocks), offset, slice));
             done += n;
         }
@@ -173,16 +186,17 @@ public final class BlockIo {
      */
     public CompletableFuture<Void> write(NodeRef node, long position, ByteBuffer src, BlockAllocator allocator) {
         List<CompletableFuture<Void>> pieces = new ArrayList<>();
+        BlockLayout l = layout(node);
         int done = 0;
         int total = src.remaining();
         while (done < total) {
             long pos = position + done;
-            long index = pos / blockSize;
-            int offset = (int) (pos % blockSize);
-            int n = (int) Math.min(total - done, blockSize - offset);
+            long index = l.blockOf(pos);
+            int offset = l.offsetInBlock(pos);
+            int n = (int) Math.min(total - done, l.remainingInBlock(pos));
             ByteBuffer slice = src.slice(src.position() + done, n);
             boolean last = done + n == total;
-            boolean preallocate = last && offset + n >= blockSize / 2;
+            boolean preallocate = last && offset + n >= l.size(index) / 2;
             CompletableFuture<BlockLocation> where = allocator.allocate(index);
             if (preallocate) {
                 // the next block is ready before the writer gets there

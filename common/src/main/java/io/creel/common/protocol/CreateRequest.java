@@ -29,28 +29,53 @@ import java.util.Objects;
  * @param onDemand      for a File: created without its first block, which its writer allocates when
  *                      its bytes first need one (a File expected to stay inline, or one of many a
  *                      writer opens at once); on the wire a flag beside {@code ordered}
+ * @param sizeHint      the bytes the File or KeyValue is expected to hold, or 0 when unknown: the
+ *                      namenode sizes its first block by it (a block of a size class, see
+ *                      {@code creel.namenode.first.block.size}). Only space depends on it: a node that
+ *                      outgrows its first block goes on in whole blocks.
  */
 public record CreateRequest(String path, NodeType type, String storageClass, String locationClass,
                             boolean enumerable, byte[] value, int replication, Expiry expiry, boolean ordered,
-                            boolean onDemand)
+                            boolean onDemand, long sizeHint)
         implements Message {
     private static final int ORDERED = 1;
     private static final int ON_DEMAND = 2;
 
-    /** A create whose File (if it is one) takes its first block at once. */
-    public CreateRequest(String path, NodeType type, String storageClass, String locationClass, boolean enumerable,
-                         byte[] value, int replication, Expiry expiry, boolean ordered) {
-        this(path, type, storageClass, locationClass, enumerable, value, replication, expiry, ordered, false);
-    }
-
     public CreateRequest {
         expiry = expiry == null ? Expiry.NONE : expiry;
+        if (sizeHint < 0) {
+            throw new IllegalArgumentException("size hint must not be negative: " + sizeHint);
+        }
     }
 
-    /** A create of a node that keeps no key order (every node but an ordered Table). */
+    /** A create without a size hint. */
+    public CreateRequest(String path, NodeType type, String storageClass, String locationClass, boolean enumerable,
+                         byte[] value, int replication, Expiry expiry, boolean ordered, boolean onDemand) {
+        this(path, type, storageClass, locationClass, enumerable, value, replication, expiry, ordered, onDemand, 0);
+    }
+
+    /** A create whose File (if it is one) takes its first block at once, without a size hint. */
+    public CreateRequest(String path, NodeType type, String storageClass, String locationClass, boolean enumerable,
+                         byte[] value, int replication, Expiry expiry, boolean ordered) {
+        this(path, type, storageClass, locationClass, enumerable, value, replication, expiry, ordered, false, 0);
+    }
+
+    /** A create of a node that keeps no key order, with a size hint. */
+    public CreateRequest(String path, NodeType type, String storageClass, String locationClass, boolean enumerable,
+                         byte[] value, int replication, Expiry expiry, long sizeHint) {
+        this(path, type, storageClass, locationClass, enumerable, value, replication, expiry, false, false, sizeHint);
+    }
+
+    /** A create of a node that keeps no key order, without a size hint. */
     public CreateRequest(String path, NodeType type, String storageClass, String locationClass, boolean enumerable,
                          byte[] value, int replication, Expiry expiry) {
-        this(path, type, storageClass, locationClass, enumerable, value, replication, expiry, false);
+        this(path, type, storageClass, locationClass, enumerable, value, replication, expiry, false, false, 0);
+    }
+
+    /** This create with {@code bytes} as its size hint. */
+    public CreateRequest withSizeHint(long bytes) {
+        return new CreateRequest(path, type, storageClass, locationClass, enumerable, value, replication, expiry,
+                ordered, onDemand, bytes);
     }
 
     /** A create without a value. */
@@ -87,6 +112,7 @@ public record CreateRequest(String path, NodeType type, String storageClass, Str
         out.writeByte(replication);
         expiry.encode(out);
         out.writeByte((ordered ? ORDERED : 0) | (onDemand ? ON_DEMAND : 0));
+        out.writeLong(sizeHint);
     }
 
     public static CreateRequest decode(ByteBuf in) {
@@ -106,16 +132,16 @@ public record CreateRequest(String path, NodeType type, String storageClass, Str
         Expiry expiry = Expiry.decode(in, "create.expiry");
         int flags = Wire.readByte(in, "create.flags");
         if ((flags & ~(ORDERED | ON_DEMAND)) != 0) {
-            throw new ProtocolException("create.flags: unknown bits " + Integer.toBinaryString(flags));
+            throw new ProtocolException("create.flags: unknown bits " + Integer.toBinaryString(flags & 0xff));
         }
-        CreateRequest r = new CreateRequest(path, type, storageClass, locationClass, enumerable, value, replication,
-                expiry, (flags & ORDERED) != 0, (flags & ON_DEMAND) != 0);
+        long sizeHint = Wire.readNonNegativeLong(in, "create.sizeHint");
         Wire.expectEnd(in, "create request");
-        if (r.replication < 0 || r.replication > BlockLocation.MAX_COPIES) {
-            throw new ProtocolException("create.replication: " + r.replication + " copies; 0 (inherit) to "
+        if (replication < 0 || replication > BlockLocation.MAX_COPIES) {
+            throw new ProtocolException("create.replication: " + replication + " copies; 0 (inherit) to "
                     + BlockLocation.MAX_COPIES);
         }
-        return r;
+        return new CreateRequest(path, type, storageClass, locationClass, enumerable, value, replication, expiry,
+                (flags & ORDERED) != 0, (flags & ON_DEMAND) != 0, sizeHint);
     }
 
     @Override
@@ -123,13 +149,14 @@ public record CreateRequest(String path, NodeType type, String storageClass, Str
         return o instanceof CreateRequest r && r.path.equals(path) && r.type == type
                 && r.storageClass.equals(storageClass) && r.locationClass.equals(locationClass)
                 && r.enumerable == enumerable && Arrays.equals(r.value, value) && r.replication == replication
-                && r.expiry.equals(expiry) && r.ordered == ordered && r.onDemand == onDemand;
+                && r.expiry.equals(expiry) && r.ordered == ordered && r.onDemand == onDemand
+                && r.sizeHint == sizeHint;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(path, type, storageClass, locationClass, enumerable, expiry, ordered, onDemand) * 31
-                + Arrays.hashCode(value);
+        return Objects.hash(path, type, storageClass, locationClass, enumerable, expiry, ordered, onDemand, sizeHint)
+                * 31 + Arrays.hashCode(value);
     }
 
     @Override
@@ -138,6 +165,6 @@ public record CreateRequest(String path, NodeType type, String storageClass, Str
                 + ", enumerable=" + enumerable + (ordered ? ", ordered" : "") + (onDemand ? ", blocks on demand" : "")
                 + (replication == 0 ? "" : ", replication=" + replication)
                 + (value == null ? "" : ", value of " + value.length + " bytes")
-                + (expiry.expires() ? ", expiry=" + expiry : "") + "]";
+                + (expiry.expires() ? ", expiry=" + expiry : "") + (sizeHint == 0 ? "" : ", sizeHint=" + sizeHint) + "]";
     }
 }

@@ -1,5 +1,6 @@
 package io.creel.common.protocol;
 
+import io.creel.common.namespace.BlockLayout;
 import io.creel.common.namespace.NodeType;
 import io.netty.buffer.ByteBuf;
 
@@ -18,18 +19,29 @@ import io.netty.buffer.ByteBuf;
  * @param replication    copies of each block as set on the node or its nearest ancestor that sets
  *                       one; 0 when none does (its storage class's factor applies)
  * @param expiry         the node's owner and grace if it expires by itself ({@link Expiry}), else {@code null}
+ * @param firstBlockSize bytes of the node's block 0 (0 when it has none): shorter than
+ *                       {@code creel.block.size} when block 0 is a block of a size class. Every later
+ *                       block is a whole one; see {@link #layout}
  * @param access         the node's owner, group and mode when the namenode enforces permissions, else
  *                       {@code null} (everyone may do anything)
  */
 public record NodeInfo(long id, NodeType type, long length, String storageClass, String locationClass,
                        boolean enumerable, long modifiedMillis, boolean writing, int replication, NodeExpiry expiry,
-                       NodeAccess access)
+                       int firstBlockSize, NodeAccess access)
         implements Message {
-    /** A node without permissions (a namenode that does not enforce them). */
+    /** A node whose first block, if any, is a whole block, without permissions. */
     public NodeInfo(long id, NodeType type, long length, String storageClass, String locationClass,
                     boolean enumerable, long modifiedMillis, boolean writing, int replication, NodeExpiry expiry) {
         this(id, type, length, storageClass, locationClass, enumerable, modifiedMillis, writing, replication, expiry,
-                null);
+                0, null);
+    }
+
+    /** A node without permissions (a namenode that does not enforce them). */
+    public NodeInfo(long id, NodeType type, long length, String storageClass, String locationClass,
+                    boolean enumerable, long modifiedMillis, boolean writing, int replication, NodeExpiry expiry,
+                    int firstBlockSize) {
+        this(id, type, length, storageClass, locationClass, enumerable, modifiedMillis, writing, replication, expiry,
+                firstBlockSize, null);
     }
 
     /** A node that does not expire, whose replication is not set on it or any ancestor. */
@@ -47,13 +59,19 @@ public record NodeInfo(long id, NodeType type, long length, String storageClass,
     /** This node with {@code e} as its expiry. */
     public NodeInfo withExpiry(NodeExpiry e) {
         return new NodeInfo(id, type, length, storageClass, locationClass, enumerable, modifiedMillis, writing,
-                replication, e, access);
+                replication, e, firstBlockSize, access);
     }
 
     /** This node with {@code a} as its owner, group and mode. */
     public NodeInfo withAccess(NodeAccess a) {
         return new NodeInfo(id, type, length, storageClass, locationClass, enumerable, modifiedMillis, writing,
-                replication, expiry, a);
+                replication, expiry, firstBlockSize, a);
+    }
+
+    /** How this node's bytes map to its blocks in a cluster of {@code blockSize}-byte blocks. */
+    public BlockLayout layout(long blockSize) {
+        return firstBlockSize == 0 || firstBlockSize >= blockSize ? BlockLayout.uniform(blockSize)
+                : new BlockLayout(firstBlockSize, blockSize);
     }
 
     @Override
@@ -71,6 +89,7 @@ public record NodeInfo(long id, NodeType type, long length, String storageClass,
         if (expiry != null) {
             expiry.encode(out);
         }
+        out.writeInt(firstBlockSize);
         Wire.writeBoolean(out, access != null);
         if (access != null) {
             access.encode(out);
@@ -91,6 +110,7 @@ public record NodeInfo(long id, NodeType type, long length, String storageClass,
                 Wire.readBoolean(in, "node.enumerable"), Wire.readLong(in, "node.modified"),
                 Wire.readBoolean(in, "node.writing"), Wire.readByte(in, "node.replication"),
                 Wire.readBoolean(in, "node.expires") ? NodeExpiry.decode(in) : null,
+                Wire.readInt(in, "node.firstBlockSize", 0, 1 << 30),
                 Wire.readBoolean(in, "node.access") ? NodeAccess.decode(in) : null);
     }
 }

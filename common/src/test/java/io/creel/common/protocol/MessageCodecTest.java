@@ -64,6 +64,12 @@ class MessageCodecTest {
         NodeInfo expiring = NODE.withExpiry(new NodeExpiry("00000000000000ff0000000000000001", true, 30_000, 1200));
         roundTrip(new NodeReply(expiring), NodeReply::decode);
         roundTrip(new OpenReply(expiring, 0, null), OpenReply::decode);
+        NodeInfo small = new NodeInfo(9, NodeType.FILE, 70_000, "", "", true, 5, false, 0, null, 64 << 10);
+        roundTrip(new OpenReply(small, 77, BLOCK), OpenReply::decode);
+        assertEquals(new io.creel.common.namespace.BlockLayout(64 << 10, 1 << 20), small.layout(1 << 20));
+        assertEquals(io.creel.common.namespace.BlockLayout.uniform(1 << 20), NODE.layout(1 << 20));
+        roundTrip(new CreateRequest("/a/v", NodeType.KEYVALUE, "", "", true).withSizeHint(16 << 10),
+                CreateRequest::decode);
         roundTrip(new CreateRequest("/app", NodeType.DIRECTORY, "", "", true, null, Expiry.SESSION),
                 CreateRequest::decode);
         roundTrip(new CreateRequest("/app", NodeType.DIRECTORY, "", "", true, null,
@@ -152,7 +158,8 @@ class MessageCodecTest {
 
         ByteBuf huge = Unpooled.buffer();
         new CreateRequest("/t/k", NodeType.KEYVALUE, "", "", true).encode(huge);
-        huge.setInt(huge.writerIndex() - 13, Wire.MAX_INLINE_BYTES + 1); // the value's length, before the expiry and ordered
+        // the value's length, before the replication, the expiry, the flags and the size hint
+        huge.setInt(huge.writerIndex() - 21, Wire.MAX_INLINE_BYTES + 1);
         assertThrows(ProtocolException.class, () -> CreateRequest.decode(huge));
 
         assertThrows(IllegalArgumentException.class, () -> new CommitRequest(1, 2, 3, CommitRequest.Kind.CLOSE, value));
@@ -207,7 +214,7 @@ class MessageCodecTest {
 
         ByteBuf unknownFlags = Unpooled.buffer();
         new CreateRequest("/a", NodeType.FILE, "", "", true).encode(unknownFlags);
-        unknownFlags.setByte(unknownFlags.writerIndex() - 1, 4);
+        unknownFlags.setByte(unknownFlags.writerIndex() - 9, 4); // the flags, before the size hint
         assertThrows(ProtocolException.class, () -> CreateRequest.decode(unknownFlags));
 
         ByteBuf tooManyEntries = Unpooled.buffer().writeInt(SyncManyRequest.MAX_ENTRIES + 1);

@@ -87,7 +87,7 @@ class BatchedSyncTest {
     }
 
     @Test
-    void filesKeptInlineHoldNoBlockAndMayOutgrowTheLimit() throws Exception {
+    void filesWithBlocksOnDemandKeptInlineHoldNoBlockAndMayOutgrowTheLimit() throws Exception {
         try (Clusters.Running running = Clusters.start(b -> b.dram(32L << 20));
              CreelClient c = CreelClient.connect(running.cluster.clientConf())) {
             c.create("/p", NodeType.DIRECTORY).join();
@@ -95,12 +95,13 @@ class BatchedSyncTest {
             long before = usedBlocks(c);
             List<DirectWriter> writers = new ArrayList<>();
             for (int i = 0; i < 20; i++) {
-                DirectWriter w = c.create("/p/f" + i, NodeType.FILE).join().writer();
+                DirectWriter w = c.create("/p/f" + i, NodeType.FILE,
+                        io.creel.client.CreateOptions.defaults().withBlocksOnDemand(true)).join().writer();
                 w.write(ByteBuffer.wrap(TestData.bytes(i, 0, 1000))).join();
                 writers.add(w);
             }
             DirectWriter.syncAll(writers).join();
-            assertEquals(before, usedBlocks(c), "the blocks their creates took went back: they are inline");
+            assertEquals(before, usedBlocks(c), "Files created with blocks on demand and kept inline hold no block");
             // One File outgrows the inline limit after its inline sync: its bytes move to a new block 0.
             DirectWriter grows = writers.get(0);
             grows.write(ByteBuffer.wrap(TestData.bytes(0, 1000, 9000))).join();

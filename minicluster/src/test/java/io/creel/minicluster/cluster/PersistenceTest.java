@@ -51,9 +51,9 @@ class PersistenceTest {
         Stream.of(dramDir, diskDir, logDir).forEach(Clusters::delete);
     }
 
-    private MiniCluster start(int port) {
+    private MiniCluster start(int port, long... sizeClasses) {
         return MiniCluster.builder().port(port).dramDir(dramDir).diskDir(diskDir).dram(8 * MIB).disk(64 * MIB)
-                .servers(1, 2)
+                .servers(1, 2).sizeClasses(sizeClasses)
                 .set("creel.block.size", "1m")
                 .set("creel.net.event.loops", "2")
                 .set("creel.storage.persistent", "true")
@@ -145,6 +145,52 @@ class PersistenceTest {
                 verifyEverything(client);
             }
         }
+    }
+
+    /**
+     * Nodes whose first block is a size class's keep their layout across a namenode restart and a
+     * whole-cluster restart: it is their block 0's size, which the log keeps with the block's server.
+     */
+    @Test
+    void smallFirstBlocksKeepTheirLayoutAcrossRestarts() throws IOException {
+        long kib = 1024;
+        int port;
+        try (MiniCluster cluster = start(0, 16 * kib, 64 * kib);
+             CreelClient client = CreelClient.connect(cluster.clientConf())) {
+            port = cluster.address().port();
+            client.create("/small", NodeType.DIRECTORY).join();
+            write(client, "/small/fits", 11, 60 * kib);
+            write(client, "/small/grown", 12, 2 * MIB + 70 * kib); // 64 KiB, then whole blocks
+            client.create("/kv", NodeType.TABLE).join();
+            client.putValue("/kv", "v", ByteBuffer.wrap(TestData.bytes(13, 0, 15 * (int) kib))).join();
+            assertEquals(64 * kib, firstBlockSize(client, "/small/grown"));
+            assertEquals(16 * kib, firstBlockSize(client, "/kv/v"));
+            cluster.restartNamenode();
+            Clusters.awaitServersLive(cluster, 5);
+            try (CreelClient again = CreelClient.connect(cluster.clientConf())) {
+                verify(again, "/small/grown", 12, 2 * MIB + 70 * kib);
+                assertEquals(64 * kib, firstBlockSize(again, "/small/grown"));
+            }
+        }
+        try (MiniCluster cluster = start(port, 16 * kib, 64 * kib);
+             CreelClient client = CreelClient.connect(cluster.clientConf())) {
+            verify(client, "/small/fits", 11, 60 * kib);
+            verify(client, "/small/grown", 12, 2 * MIB + 70 * kib);
+            assertEquals(64 * kib, firstBlockSize(client, "/small/grown"));
+            ByteBuffer v = client.getValue("/kv", "v").join();
+            TestData.verify(v, 13, 0, "/kv/v");
+            assertEquals(15 * kib, v.remaining());
+            // Appending after the restart continues in the node's layout.
+            try (OutputStream out = client.openForAppend("/small/fits").join().outputStream()) {
+                out.write(TestData.bytes(11, 60 * kib, 100_000));
+            }
+            verify(client, "/small/fits", 11, 60 * kib + 100_000);
+        }
+    }
+
+    private static long firstBlockSize(CreelClient client, String path) {
+        CreelNode n = client.lookup(path).join();
+        return client.blockLocations(n, 0, 1).join().get(0).server().blockSize();
     }
 
     private static void write(CreelClient client, String path, long seed, long size) throws IOException {

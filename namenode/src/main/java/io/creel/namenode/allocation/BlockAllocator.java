@@ -32,10 +32,12 @@ public final class BlockAllocator {
     /** Retired blocks in retirement order; with one fixed delay that is also release order. */
     private final ArrayDeque<Retired> retiring = new ArrayDeque<>();
     private long lastTag;
-    /** Told the class whose granted free blocks run low, so more regions are asked for early. */
-    private java.util.function.Consumer<String> lowOnBlocks = cls -> { };
+    /** Told the class and block size (0: whole) whose granted free blocks run low, to ask for regions early. */
+    private java.util.function.BiConsumer<String, Integer> lowOnBlocks = (cls, size) -> { };
 
     private ReplicationFactors factors = ReplicationFactors.NONE;
+    /** creel.namenode.first.block.size: the first block's size when a create gives no hint; 0: size classes off. */
+    private long firstBlockSize;
 
     /** How long a server that said it is full is not asked again. */
     static final long FULL_RETRY_MILLIS = 1000;
@@ -82,6 +84,35 @@ public final class BlockAllocator {
             }
         }
         this.factors = f;
+    }
+
+    /** Sets {@code creel.namenode.first.block.size} (0: every block is whole). */
+    public synchronized void useFirstBlockSize(long bytes) {
+        if (bytes < 0) {
+            throw new CreelException(ErrorCode.CONFIGURATION, "creel.namenode.first.block.size must not be negative");
+        }
+        this.firstBlockSize = bytes;
+    }
+
+    /**
+     * The first block of a File or KeyValue expected to hold {@code sizeHint} bytes (0: unknown, then
+     * {@code creel.namenode.first.block.size}): a block of the smallest size class of
+     * {@code storageClass} that holds that many and has a block free, else a whole block as
+     * {@link #allocate(String, String, Set, int)} gives it. A size class costs its block's size, not a
+     * whole block's, and the node goes on in whole blocks past it.
+     */
+    public synchronized AllocatedBlock allocateFirst(String storageClass, String locationClass, Set<Integer> avoid,
+                                                     int copies, long sizeHint) {
+        long want = sizeHint > 0 ? sizeHint : firstBlockSize;
+        if (firstBlockSize > 0 && want < registry.blockSize()) {
+            for (int size : registry.sizeClasses(storageClass)) {
+                AllocatedBlock b = size >= want ? allocateSized(storageClass, locationClass, avoid, copies, size) : null;
+                if (b != null) {
+                    return b;
+                }
+            }
+        }
+        return allocate(storageClass, locationClass, avoid, copies);
     }
 
     /** The copies of a block of {@code storageClass} whose node and ancestors do not say. */
@@ -198,6 +229,12 @@ public final class BlockAllocator {
      */
     public synchronized BlockCopy allocateCopy(String storageClass, List<BlockCopy> existing, Set<Integer> avoid,
                                                int wanted, long tag) {
+        return allocateCopy(storageClass, existing, avoid, wanted, tag, (int) registry.blockSize());
+    }
+
+    /** {@link #allocateCopy(String, List, Set, int, long)} of a block of {@code size} bytes (a size class's). */
+    public synchronized BlockCopy allocateCopy(String storageClass, List<BlockCopy> existing, Set<Integer> avoid,
+                                               int wanted, long tag, int size) {
         releaseDue();
         int start = classes.indexOf(storageClass);
         if (start < 0) {
@@ -214,7 +251,7 @@ public final class BlockAllocator {
         for (int c = start; c < classes.size() && best == null; c++) {
             StorageServerInfo anyRack = null;
             int last = lastChosen.getOrDefault(classes.get(c), 0);
-            for (StorageServerInfo s : registry.liveServers(classes.get(c))) {
+            for (StorageServerInfo s : registry.liveServers(classes.get(c), size)) {
                 if (avoid.contains(s.serverId()) || hosts.contains(FailureDomains.host(s)) || !blocksOf(s).hasFree()) {
                     continue;
                 }
@@ -236,10 +273,10 @@ public final class BlockAllocator {
             return new BlockCopy(best, blocksOf(best).take(), tag != 0 ? tag : ++lastTag);
         }
         for (int c = start; c < classes.size(); c++) {
-            for (StorageServerInfo s : registry.liveServers(classes.get(c))) {
+            for (StorageServerInfo s : registry.liveServers(classes.get(c), size)) {
                 if (!avoid.contains(s.serverId()) && !hosts.contains(FailureDomains.host(s))
                         && mayGrow(blocksOf(s), now)) {
-                    throw new RegionShortage(classes.get(c));
+                    throw new RegionShortage(classes.get(c), size == registry.blockSize() ? 0 : size);
                 }
             }
         }
@@ -247,7 +284,7 @@ public final class BlockAllocator {
         long pending = 0;
         boolean elsewhere = false;
         for (String cls : classes.subList(start, classes.size())) {
-            for (StorageServerInfo s : registry.liveServers(cls)) {
+            for (StorageServerInfo s : registry.liveServers(cls, size)) {
                 if (!avoid.contains(s.serverId())) {
                     liveHosts.add(FailureDomains.host(s));
                     if (!hosts.contains(FailureDomains.host(s))) {
@@ -288,11 +325,11 @@ public final class BlockAllocator {
                 lastChosen.put(cls, server.serverId());
                 for (int skipped = start; skipped < c; skipped++) {
                     if (mayGrow(classes.get(skipped), now)) {
-                        lowOnBlocks.accept(classes.get(skipped));
+                        lowOnBlocks.accept(classes.get(skipped), 0);
                     }
                 }
-                if (runningLow(cls)) {
-                    lowOnBlocks.accept(cls);
+                if (runningLow(cls, (int) registry.blockSize())) {
+                    lowOnBlocks.accept(cls, 0);
                 }
                 return new AllocatedBlock(server, number, ++lastTag);
             }
@@ -304,6 +341,45 @@ public final class BlockAllocator {
             }
         }
         throw outOfSpace(start, avoid);
+    }
+
+    /**
+     * A block of {@code size} bytes, a size class smaller than the cluster's block, of
+     * {@code storageClass} itself (a size class does not spill into later storage classes), with
+     * {@code copies} copies on different hosts — or {@code null} when the servers of that size have
+     * none free and none can grant a region now (the caller takes a whole block instead or, for a
+     * block that must keep its size, fails).
+     *
+     * @throws RegionShortage when none is free now but a server of that size may still grant a region
+     *                        (the caller asks for one and tries again)
+     */
+    public synchronized AllocatedBlock allocateSized(String storageClass, String locationClass, Set<Integer> avoid,
+                                                     int copies, int size) {
+        releaseDue();
+        StorageServerInfo server = choose(storageClass, size, locationClass, avoid);
+        if (server == null) {
+            if (mayGrowAvoiding(storageClass, size, clock.getAsLong(), avoid)) {
+                throw new RegionShortage(storageClass, size);
+            }
+            return null;
+        }
+        lastChosen.put(storageClass, server.serverId());
+        List<BlockCopy> taken = new ArrayList<>(List.of(new BlockCopy(server, blocksOf(server).take(), ++lastTag)));
+        if (runningLow(storageClass, size)) {
+            lowOnBlocks.accept(storageClass, size);
+        }
+        try {
+            while (taken.size() < copies) {
+                taken.add(allocateCopy(storageClass, taken, avoid, copies, taken.get(0).tag(), size));
+            }
+        } catch (CreelException e) {
+            freeUnpublishedCopies(taken);
+            if (e instanceof RegionShortage) {
+                throw e;
+            }
+            return null; // too few hosts with blocks of this size: a whole block will do
+        }
+        return AllocatedBlock.of(taken);
     }
 
     /** The error of an allocation that found no block: which classes, and what waits out the reuse delay. */
@@ -335,7 +411,7 @@ public final class BlockAllocator {
     }
 
     /** Where to send the shortage signal of {@link #allocate} ahead of time (called under the allocator's lock). */
-    public synchronized void onLowBlocks(java.util.function.Consumer<String> listener) {
+    public synchronized void onLowBlocks(java.util.function.BiConsumer<String, Integer> listener) {
         this.lowOnBlocks = listener;
     }
 
@@ -345,7 +421,11 @@ public final class BlockAllocator {
     }
 
     private boolean mayGrowAvoiding(String cls, long now, Set<Integer> avoid) {
-        for (StorageServerInfo s : registry.liveServers(cls)) {
+        return mayGrowAvoiding(cls, (int) registry.blockSize(), now, avoid);
+    }
+
+    private boolean mayGrowAvoiding(String cls, int size, long now, Set<Integer> avoid) {
+        for (StorageServerInfo s : registry.liveServers(cls, size)) {
             if (!avoid.contains(s.serverId()) && mayGrow(blocksOf(s), now)) {
                 return true;
             }
@@ -358,11 +438,14 @@ public final class BlockAllocator {
         return notAllHeld && (b.fullAt() == 0 || now - b.fullAt() >= FULL_RETRY_MILLIS);
     }
 
-    /** Live servers of {@code cls} worth asking for a region now, in round-robin order. */
-    public synchronized List<StorageServerInfo> growCandidates(String cls) {
+    /**
+     * Live servers of {@code cls} with blocks of {@code size} (0: whole blocks) worth asking for a
+     * region now, in round-robin order.
+     */
+    public synchronized List<StorageServerInfo> growCandidates(String cls, int size) {
         long now = clock.getAsLong();
         List<StorageServerInfo> out = new ArrayList<>();
-        for (StorageServerInfo s : registry.liveServers(cls)) {
+        for (StorageServerInfo s : registry.liveServers(cls, size == 0 ? (int) registry.blockSize() : size)) {
             if (mayGrow(blocksOf(s), now)) {
                 out.add(s);
             }
@@ -370,15 +453,15 @@ public final class BlockAllocator {
         return out;
     }
 
-    private boolean runningLow(String cls) {
+    private boolean runningLow(String cls, int size) {
         long free = 0;
         long want = 1;
-        for (StorageServerInfo s : registry.liveServers(cls)) {
+        for (StorageServerInfo s : registry.liveServers(cls, size)) {
             ServerBlocks b = blocksOf(s);
             free += b.free();
             want = Math.max(want, b.regionBlocks() / 2);
         }
-        return free < want && mayGrow(cls, clock.getAsLong());
+        return free < want && mayGrowAvoiding(cls, size, clock.getAsLong(), Set.of());
     }
 
     /**
@@ -470,8 +553,12 @@ public final class BlockAllocator {
     }
 
     private StorageServerInfo choose(String cls, String locationClass, Set<Integer> avoid) {
+        return choose(cls, (int) registry.blockSize(), locationClass, avoid);
+    }
+
+    private StorageServerInfo choose(String cls, int size, String locationClass, Set<Integer> avoid) {
         List<StorageServerInfo> candidates = new ArrayList<>();
-        for (StorageServerInfo s : registry.liveServers(cls)) {
+        for (StorageServerInfo s : registry.liveServers(cls, size)) {
             if (blocksOf(s).hasFree() && !avoid.contains(s.serverId())) {
                 candidates.add(s);
             }

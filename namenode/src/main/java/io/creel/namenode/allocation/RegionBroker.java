@@ -29,7 +29,7 @@ public final class RegionBroker {
     private final BlockAllocator allocator;
     private final RpcConnections connections;
     private final long instance;
-    /** One acquisition per class at a time; concurrent callers share it. */
+    /** One acquisition per class and block size at a time ("class/size"); concurrent callers share it. */
     private final ConcurrentHashMap<String, CompletableFuture<Boolean>> acquiring = new ConcurrentHashMap<>();
 
     public RegionBroker(BlockAllocator allocator, RpcConnections connections) {
@@ -54,28 +54,37 @@ public final class RegionBroker {
      * for a moment).
      */
     public CompletableFuture<Boolean> acquire(String storageClass) {
+        return acquire(storageClass, 0);
+    }
+
+    /**
+     * {@link #acquire(String)} from the servers of {@code storageClass} whose blocks are
+     * {@code blockSize} bytes (a size class's; 0 for whole blocks).
+     */
+    public CompletableFuture<Boolean> acquire(String storageClass, int blockSize) {
+        String key = storageClass + "/" + blockSize;
         CompletableFuture<Boolean> mine = new CompletableFuture<>();
-        CompletableFuture<Boolean> running = acquiring.putIfAbsent(storageClass, mine);
+        CompletableFuture<Boolean> running = acquiring.putIfAbsent(key, mine);
         if (running != null) {
             return running;
         }
-        List<StorageServerInfo> candidates = allocator.growCandidates(storageClass);
+        List<StorageServerInfo> candidates = allocator.growCandidates(storageClass, blockSize);
         List<CompletableFuture<Boolean>> asks = new ArrayList<>();
         for (StorageServerInfo s : candidates) {
             asks.add(ask(s, Opcode.REGION_GRANT, new RegionGrantRequest(instance, 1)));
         }
         CompletableFuture.allOf(asks.toArray(CompletableFuture[]::new)).whenComplete((v, e) -> {
             boolean any = asks.stream().anyMatch(f -> f.getNow(false));
-            acquiring.remove(storageClass, mine);
+            acquiring.remove(key, mine);
             mine.complete(any);
         });
         return mine;
     }
 
-    private void prefetch(String storageClass) {
-        if (!acquiring.containsKey(storageClass)) {
+    private void prefetch(String storageClass, int blockSize) {
+        if (!acquiring.containsKey(storageClass + "/" + blockSize)) {
             // Runs under the allocator's lock: only start the asynchronous request here.
-            CompletableFuture.runAsync(() -> acquire(storageClass));
+            CompletableFuture.runAsync(() -> acquire(storageClass, blockSize));
         }
     }
 

@@ -11,11 +11,23 @@ public final class RegionShortage extends CreelException {
     private static final long serialVersionUID = 1L;
 
     private final String storageClass;
+    private final int blockSize;
 
     public RegionShortage(String storageClass) {
-        super(ErrorCode.OUT_OF_SPACE, "no free block granted to this namenode in storage class " + storageClass
-                + "; its storage servers were asked for more");
+        this(storageClass, 0);
+    }
+
+    /** A shortage of blocks of {@code blockSize} bytes (a size class's; 0 for whole blocks). */
+    public RegionShortage(String storageClass, int blockSize) {
+        super(ErrorCode.OUT_OF_SPACE, "no free " + (blockSize == 0 ? "" : blockSize + "-byte ") + "block granted to "
+                + "this namenode in storage class " + storageClass + "; its storage servers were asked for more");
         this.storageClass = storageClass;
+        this.blockSize = blockSize;
+    }
+
+    /** The size class short of blocks: 0 for whole blocks. */
+    public int blockSize() {
+        return blockSize;
     }
 
     /** The class to ask for regions in. */

@@ -46,6 +46,17 @@ final class BlockMap {
                 avoid, NodeTable.replicationOf(n, allocator));
     }
 
+    /**
+     * The first block of a new File or KeyValue expected to hold {@code sizeHint} bytes (0: unknown):
+     * of a size class when one fits (see {@link BlockAllocator#allocateFirst}), else whole. Only a
+     * create takes it: its reply tells the writer the node's layout before any byte is written, and a
+     * block 0 allocated later by MAP (after a close gave an unwritten one back) is whole.
+     */
+    AllocatedBlock allocateFirst(DataNode n, long sizeHint) {
+        return allocator.allocateFirst(NodeTable.storageClassOf(n, allocator.defaultClass()), NodeTable.locationOf(n),
+                Set.of(), NodeTable.replicationOf(n, allocator), sizeHint);
+    }
+
     /** See {@link Namespace#map(long, long, long, long, int)}. */
     BlockLocation map(long nodeId, long index, long lease, long unreachableTag, int unreachableServer) {
         Node n = nodes.get(nodeId);
@@ -117,14 +128,29 @@ final class BlockMap {
         if (old.copyCount() > 1) {
             return dropCopy(n, index, old, unreachableServer);
         }
-        if (n.inline == null && index * blockSize < n.length) {
+        if (n.inline == null && n.layout(blockSize).start(index) < n.length) {
             throw new CreelException(ErrorCode.UNAVAILABLE, n.path() + ": block " + index + " holds published bytes "
                     + "on storage server " + old.server().address() + ", which the writer cannot reach; it cannot move");
         }
         Set<Integer> avoid = new HashSet<>(n.lease.unreachable);
         avoid.add(old.server().serverId());
-        AllocatedBlock b = allocator.allocate(NodeTable.storageClassOf(n, allocator.defaultClass()),
-                NodeTable.locationOf(n), avoid, NodeTable.replicationOf(n, allocator)); // throws before anything changed
+        String storageClass = NodeTable.storageClassOf(n, allocator.defaultClass());
+        AllocatedBlock b;
+        if (old.server().blockSize() < blockSize) {
+            // A block of a size class keeps its size: the node's layout, which its writer computes its
+            // offsets by, is its block 0's.
+            b = allocator.allocateSized(storageClass, NodeTable.locationOf(n), avoid, NodeTable.replicationOf(n, allocator),
+                    old.server().blockSize());
+            if (b == null) {
+                throw new CreelException(ErrorCode.UNAVAILABLE, n.path() + ": block " + index + " is on storage server "
+                        + old.server().address() + ", which its writer cannot reach, and no other server of storage "
+                        + "class " + storageClass + " has a free block of its size (" + old.server().blockSize()
+                        + " bytes) now");
+            }
+        } else {
+            b = allocator.allocate(storageClass, NodeTable.locationOf(n), avoid,
+                    NodeTable.replicationOf(n, allocator)); // throws before anything changed
+        }
         n.lease.unreachable = Set.copyOf(avoid);
         n.setBlock((int) index, b);
         allocator.retire(List.of(old));
@@ -194,7 +220,7 @@ final class BlockMap {
      * they need no reuse delay.
      */
     void trim(DataNode n) {
-        long keep = n.inline != null ? 0 : (n.length + blockSize - 1) / blockSize;
+        long keep = n.inline != null ? 0 : n.layout(blockSize).blocksFor(n.length);
         if (n.blockCount() > keep) {
             allocator.freeUnpublished(n.truncateBlocks((int) keep));
             log.get().trimmed(n.id, (int) keep);

@@ -75,7 +75,7 @@ final class Creates {
         if (req.type() == NodeType.KEYVALUE) {
             DataNode v = new DataNode(nodes.nextId(), NodeType.KEYVALUE, name, parent, placement, now,
                     Node.State.PENDING);
-            return versions.create(v, req.value(), owner, request);
+            return versions.create(v, req.value(), req.sizeHint(), owner, request);
         }
         Node existing = parent.child(name);
         if (existing != null) {
@@ -86,7 +86,8 @@ final class Creates {
         if (req.type() == NodeType.FILE) {
             DataNode f = new DataNode(nodes.nextId(), NodeType.FILE, name, parent, placement, now, Node.State.LIVE);
             if (!req.onDemand()) {
-                f.addBlock(blocks.allocate(f)); // the create's reply brings it: a small write needs no MAP
+                // The create's reply brings it: a small write needs no MAP.
+                f.addBlock(blocks.allocateFirst(f, req.sizeHint()));
             }
             n = f;
         } else {

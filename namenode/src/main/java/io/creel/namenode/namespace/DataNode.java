@@ -1,5 +1,6 @@
 package io.creel.namenode.namespace;
 
+import io.creel.common.namespace.BlockLayout;
 import io.creel.common.namespace.NodeType;
 
 /**
@@ -35,6 +36,18 @@ final class DataNode extends Node {
     @Override
     boolean leased() {
         return lease != null;
+    }
+
+    /**
+     * How this node's bytes map to its blocks, in a cluster of {@code blockSize}-byte blocks: block 0
+     * is as long as the block its server has (a size class's, or a whole one), every later block is
+     * whole. Block 0 is allocated first and, when it moves, moves to a block of its size, so a node's
+     * layout never changes while it has blocks; it is known again after a restart from the server
+     * description the log keeps with the block.
+     */
+    BlockLayout layout(long blockSize) {
+        int first = firstBlockSize();
+        return first == 0 || first >= blockSize ? BlockLayout.uniform(blockSize) : new BlockLayout(first, blockSize);
     }
 
     /** The lease's value, or 0 when none is held. */

@@ -37,13 +37,15 @@ final class KeyValueVersions {
     /**
      * A new version {@code v} of its key: with a {@code value} that fits inline it holds it and is
      * published at once; otherwise it gets its first block and a lease owned by {@code owner}, and
-     * stays pending until its writer closes it.
+     * stays pending until its writer closes it. Its first block is sized by {@code sizeHint}, else by
+     * the value offered (0 and none: unknown).
      */
-    CompletableFuture<OpenReply> create(DataNode v, byte[] value, Object owner, RequestIdentity request) {
+    CompletableFuture<OpenReply> create(DataNode v, byte[] value, long sizeHint, Object owner,
+                                        RequestIdentity request) {
         if (value != null && inline.fits(value.length)) {
             return createWithValue(v, value, request);
         }
-        v.addBlock(blocks.allocate(v));
+        v.addBlock(blocks.allocateFirst(v, sizeHint > 0 ? sizeHint : value != null ? value.length : 0));
         nodes.add(v);
         v.parent.addPending(v);
         leases.grant(v, owner);

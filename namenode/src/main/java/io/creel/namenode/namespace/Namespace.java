@@ -497,7 +497,7 @@ public final class Namespace {
             if (x instanceof DataNode d) {
                 // Blocks beyond the committed length (a writer's, not yet published) are not checked.
                 int published = d.inline != null ? 0
-                        : (int) Math.min(d.blockCount(), (d.length + blockSize - 1) / blockSize);
+                        : (int) Math.min(d.blockCount(), d.layout(blockSize).blocksFor(d.length));
                 visitor.visit(d.path(), NodeTable.replicationOf(d, allocator), d.blocks().subList(0, published));
                 visited++;
             } else {

@@ -71,7 +71,12 @@ abstract sealed class Node permits Container, DataNode {
 
     final NodeInfo info() {
         return new NodeInfo(id, type, visibleLength(), placement.storageClass(), placement.locationClass(),
-                enumerable(), modifiedMillis, leased(), replicationSet());
+                enumerable(), modifiedMillis, leased(), replicationSet(), null, firstBlockSize());
+    }
+
+    /** Bytes of block 0, which may be a block of a size class (0 when there is none). */
+    final int firstBlockSize() {
+        return blockCount() == 0 ? 0 : block(0).server().blockSize();
     }
 
     /** The factor set on this node or its nearest ancestor that sets one, or 0. */

@@ -1,5 +1,6 @@
 package io.creel.namenode.namespace;
 
+import io.creel.common.namespace.BlockLayout;
 import io.creel.common.protocol.BlockCopy;
 import io.creel.common.protocol.BlockLocation;
 import io.creel.namenode.allocation.AllocatedBlock;
@@ -53,7 +54,8 @@ final class Replicas {
                 continue;
             }
             int want = NodeTable.replicationOf(d, allocator);
-            long published = Math.min(d.blockCount(), (d.length + blockSize - 1) / blockSize);
+            BlockLayout layout = d.layout(blockSize);
+            long published = Math.min(d.blockCount(), layout.blocksFor(d.length));
             for (int i = 0; i < published; i++) {
                 AllocatedBlock b = d.block(i);
                 int good = 0;
@@ -85,7 +87,7 @@ final class Replicas {
                 if (d.leased()) {
                     waiting++;
                 } else if (tasks.size() < max) {
-                    long bytes = Math.min(blockSize, d.length - (long) i * blockSize);
+                    long bytes = Math.min(layout.size(i), d.length - layout.start(i));
                     tasks.add(new RepairTask(d.id, d.path(), i, b.tag(), d.length, bytes,
                             Math.max(0, want - good), List.copyOf(readable)));
                 }
@@ -114,7 +116,7 @@ final class Replicas {
             for (int i = 0; i < t.missing(); i++) {
                 List<BlockCopy> placed = new ArrayList<>(existing);
                 placed.addAll(taken);
-                taken.add(allocator.allocateCopy(cls, placed, Set.of(), want, 0));
+                taken.add(allocator.allocateCopy(cls, placed, Set.of(), want, 0, b.server().blockSize()));
             }
         } catch (RuntimeException e) {
             allocator.freeUnpublishedCopies(taken);

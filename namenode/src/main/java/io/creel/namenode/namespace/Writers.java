@@ -56,7 +56,7 @@ final class Writers {
         if (data != null) {
             inline.check(n, data);
         } else {
-            long capacity = n.blockCount() * blockSize;
+            long capacity = n.layout(blockSize).capacity(n.blockCount());
             if (length > capacity) {
                 throw new CreelException(ErrorCode.INVALID_ARGUMENT, n.path() + ": length " + length
                         + " exceeds the " + n.blockCount() + " allocated blocks (" + capacity + " bytes); map blocks first");
@@ -125,7 +125,6 @@ final class Writers {
         reuse.runDue();
         DataNode n = leased(e.nodeId(), e.lease());
         if (n.length == e.length() && (n.inline != null || n.length == 0)) {
-            blocks.trim(n);
             return n.length; // applied already: this is a retry
         }
         long before = e.length() - appended.length;
@@ -137,10 +136,6 @@ final class Writers {
         byte[] content = Arrays.copyOf(had, had.length + appended.length);
         System.arraycopy(appended, 0, content, had.length, appended.length);
         commit(e.nodeId(), e.lease(), e.length(), false, content, null);
-        // Kept inline: the block its create took holds nothing (readers are never told of it), so it
-        // goes back now rather than at the close; the writer allocates block 0 anew if the node outgrows
-        // the limit. (A writer with many Files open would otherwise pin a block per File.)
-        blocks.trim(n);
         return e.length();
     }
 

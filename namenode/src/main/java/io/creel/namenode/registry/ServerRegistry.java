@@ -25,7 +25,8 @@ public final class ServerRegistry {
 
     /**
      * @param storageClasses the classes a server may belong to
-     * @param blockSize      the cluster's block size; a server with another one is refused
+     * @param blockSize      the cluster's block size; a server's is that or, for a size-class server, a
+     *                       smaller power of two; any other is refused
      * @param timeoutMillis  a server silent for longer is dead (not allocated from)
      * @param clock          milliseconds, injectable for tests
      */
@@ -81,10 +82,10 @@ public final class ServerRegistry {
      * old entry is dead from then on.
      */
     public synchronized StorageServerInfo register(StorageServerInfo info) {
-        if (info.blockSize() != blockSize) {
+        if (info.blockSize() > blockSize || blockSize % info.blockSize() != 0) {
             throw new CreelException(ErrorCode.CONFIGURATION, "storage server " + info.address() + " uses block size "
                     + info.blockSize() + " but this cluster's creel.block.size is " + blockSize
-                    + "; every server and namenode must agree");
+                    + "; a server's blocks are the cluster's size or, for a size-class server, a smaller power of two");
         }
         if (!storageClasses.contains(info.storageClass())) {
             throw new CreelException(ErrorCode.CONFIGURATION, "storage server " + info.address() + " has storage class '"
@@ -269,14 +270,41 @@ public final class ServerRegistry {
 
     /** Live servers of {@code storageClass} that take new blocks (not draining), in id order. */
     public synchronized List<StorageServerInfo> liveServers(String storageClass) {
+        return liveServers(storageClass, (int) blockSize);
+    }
+
+    /** The cluster's block size ({@code creel.block.size}): a whole block's. */
+    public long blockSize() {
+        return blockSize;
+    }
+
+    /**
+     * The live, non-draining servers of {@code storageClass} whose blocks are {@code size} bytes: the
+     * cluster's block size for whole blocks, a smaller one for a size class's ({@link #sizeClasses}).
+     */
+    public synchronized List<StorageServerInfo> liveServers(String storageClass, int size) {
         long now = clock.getAsLong();
         List<StorageServerInfo> out = new ArrayList<>();
         for (Entry e : byId.values()) {
-            if (isLive(e, now) && !e.draining && e.info.storageClass().equals(storageClass)) {
+            if (isLive(e, now) && !e.draining && e.info.storageClass().equals(storageClass)
+                    && e.info.blockSize() == size) {
                 out.add(e.info);
             }
         }
         return out;
+    }
+
+    /** The block sizes smaller than the cluster's that live servers of {@code storageClass} offer, ascending. */
+    public synchronized List<Integer> sizeClasses(String storageClass) {
+        long now = clock.getAsLong();
+        java.util.TreeSet<Integer> out = new java.util.TreeSet<>();
+        for (Entry e : byId.values()) {
+            if (isLive(e, now) && !e.draining && e.info.storageClass().equals(storageClass)
+                    && e.info.blockSize() < blockSize) {
+                out.add(e.info.blockSize());
+            }
+        }
+        return List.copyOf(out);
     }
 
     /** Every server ever registered (including dead ones), in id order. */

@@ -171,7 +171,7 @@ public final class ReplicaRepair implements AutoCloseable {
         try {
             made = namespace.reserveCopies(t);
         } catch (RegionShortage e) {
-            regions.acquire(e.storageClass()); // the next walk finds the block again
+            regions.acquire(e.storageClass(), e.blockSize()); // the next walk finds the block again
             return false;
         } catch (CreelException e) {
             problem(t, e.getMessage());

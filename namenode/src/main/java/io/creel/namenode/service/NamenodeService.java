@@ -362,7 +362,7 @@ public final class NamenodeService implements RequestHandler {
                     || attempt >= MAX_ATTEMPTS) {
                 return CompletableFuture.<T>failedFuture(e);
             }
-            return regions.acquire(shortage.storageClass())
+            return regions.acquire(shortage.storageClass(), shortage.blockSize())
                     .thenCompose(granted -> attempt(op, granted ? 0 : fruitless + 1, attempt + 1));
         }).thenCompose(f -> f);
     }

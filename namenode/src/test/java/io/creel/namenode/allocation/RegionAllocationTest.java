@@ -23,7 +23,7 @@ class RegionAllocationTest {
     private final List<String> lowSignals = new ArrayList<>();
 
     {
-        allocator.onLowBlocks(lowSignals::add);
+        allocator.onLowBlocks((cls, size) -> lowSignals.add(cls));
     }
 
     private StorageServerInfo add(String cls, int port, long blocks) {
@@ -35,7 +35,7 @@ class RegionAllocationTest {
         StorageServerInfo s = add("dram", 1, 8);
         RegionShortage shortage = assertThrows(RegionShortage.class, () -> allocator.allocate("dram", ""));
         assertEquals("dram", shortage.storageClass());
-        assertEquals(List.of(s), allocator.growCandidates("dram"));
+        assertEquals(List.of(s), allocator.growCandidates("dram", 0));
         allocator.granted(s, 4, List.of(new Grant(1, 0)), false);
         AllocatedBlock b = allocator.allocate("dram", "");
         assertEquals(4, b.blockNumber(), "blocks come from the granted region only (blocks 4..7)");
@@ -97,10 +97,10 @@ class RegionAllocationTest {
     void aFullServerIsAskedAgainOnlyAfterAPause() {
         StorageServerInfo s = add("dram", 1, 8);
         allocator.granted(s, 4, List.of(), true);
-        assertTrue(allocator.growCandidates("dram").isEmpty());
+        assertTrue(allocator.growCandidates("dram", 0).isEmpty());
         Expect.error(ErrorCode.OUT_OF_SPACE, () -> allocator.allocate("disk", ""));
         clock.advance(BlockAllocator.FULL_RETRY_MILLIS);
-        assertEquals(List.of(s), allocator.growCandidates("dram"));
+        assertEquals(List.of(s), allocator.growCandidates("dram", 0));
     }
 
     @Test

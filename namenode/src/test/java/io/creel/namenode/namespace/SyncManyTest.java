@@ -60,18 +60,6 @@ class SyncManyTest {
     }
 
     @Test
-    void aNodeKeptInlineGivesBackTheBlockItsCreateTook() {
-        long before = usedBlocks();
-        OpenReply a = f.create("/d/a", NodeType.FILE);
-        assertEquals(before + 1, usedBlocks(), "a create takes block 0 for its writer");
-        sync(appended(a, 2, new byte[] {1, 2}));
-        assertEquals(before, usedBlocks(), "kept inline: the block went back");
-        assertNull(f.lookup("/d/a").firstBlock());
-        ns.map(a.node().id(), 0, a.lease()); // the writer outgrows the limit: block 0 anew
-        assertEquals(before + 1, usedBlocks());
-    }
-
-    @Test
     void aFileCreatedWithBlocksOnDemandTakesNoBlockUntilItsWriterMapsOne() {
         long before = usedBlocks();
         OpenReply a = Expect.done(ns.create(new io.creel.common.protocol.CreateRequest("/d/lazy", NodeType.FILE, "",

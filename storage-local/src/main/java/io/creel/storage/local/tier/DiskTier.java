@@ -1,6 +1,5 @@
 package io.creel.storage.local.tier;
 
-import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.ConfValues;
 import io.creel.common.conf.CreelConf;
 import io.creel.storage.StorageKeys;
@@ -47,7 +46,7 @@ public final class DiskTier implements StorageTier {
     @Override
     public Volume open(TierContext ctx) {
         CreelConf conf = ctx.conf();
-        int blockSize = (int) (long) conf.get(ConfKeys.BLOCK_SIZE);
+        int blockSize = StorageKeys.blockSize(conf);
         long blockCount = TierFiles.blockCount(LocalTierKeys.DISK_SIZE, conf.get(LocalTierKeys.DISK_SIZE), blockSize);
         Path dir = TierFiles.directory(LocalTierKeys.DISK_PATH, conf.get(LocalTierKeys.DISK_PATH));
         DiskMedium.DirectMode mode = DiskMedium.DirectMode.parse(conf.get(LocalTierKeys.DISK_DIRECT));

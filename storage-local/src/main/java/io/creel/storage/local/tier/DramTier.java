@@ -1,6 +1,5 @@
 package io.creel.storage.local.tier;
 
-import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.ConfValues;
 import io.creel.common.conf.CreelConf;
 import io.creel.storage.StorageKeys;
@@ -54,7 +53,7 @@ public final class DramTier implements StorageTier {
     @Override
     public Volume open(TierContext ctx) {
         CreelConf conf = ctx.conf();
-        int blockSize = (int) (long) conf.get(ConfKeys.BLOCK_SIZE);
+        int blockSize = StorageKeys.blockSize(conf);
         long blockCount = TierFiles.blockCount(LocalTierKeys.DRAM_SIZE, conf.get(LocalTierKeys.DRAM_SIZE), blockSize);
         Path dir = TierFiles.directory(LocalTierKeys.DRAM_PATH, conf.get(LocalTierKeys.DRAM_PATH));
         PrivateFiles privacy = PrivateFiles.of(conf);

@@ -27,7 +27,7 @@ final class TierFiles {
         long count = size / blockSize;
         if (count < 1) {
             throw new CreelException(ErrorCode.CONFIGURATION, sizeKey.name() + " (" + ConfValues.formatSize(size)
-                    + ") is smaller than one block (creel.block.size " + ConfValues.formatSize(blockSize) + ")");
+                    + ") is smaller than one block (" + ConfValues.formatSize(blockSize) + ")");
         }
         return count;
     }
@@ -67,7 +67,8 @@ final class TierFiles {
         }
         if (h.blockSize() != blockSize) {
             throw new CreelException(ErrorCode.CONFIGURATION, tagFile + " holds blocks of " + ConfValues.formatSize(
-                    h.blockSize()) + " but creel.block.size is " + ConfValues.formatSize(blockSize)
+                    h.blockSize()) + " but this server's block size (creel.storage.block.size, else creel.block.size) is "
+                    + ConfValues.formatSize(blockSize)
                     + "; set it back or remove the server's files to start empty");
         }
         if (h.blockCount() != blockCount) {

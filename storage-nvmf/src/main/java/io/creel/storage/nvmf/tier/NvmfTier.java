@@ -1,6 +1,5 @@
 package io.creel.storage.nvmf.tier;
 
-import io.creel.common.conf.ConfKeys;
 import io.creel.common.conf.ConfValues;
 import io.creel.common.conf.CreelConf;
 import io.creel.common.error.CreelException;
@@ -44,7 +43,7 @@ public final class NvmfTier implements StorageTier {
                     + StorageKeys.PERSISTENT.name() + " for it");
         }
         NvmfSettings settings = NvmfSettings.from(conf);
-        long blockSize = conf.get(ConfKeys.BLOCK_SIZE);
+        long blockSize = StorageKeys.blockSize(conf);
         long token = token();
         TargetSession session = TargetSession.open(settings, Math.toIntExact(blockSize), token);
         try {
