@@ -167,11 +167,41 @@ public final class CreelShuffleManager implements ShuffleManager {
         } else {
             kind = CreelShuffleHandle.WriterKind.OBJECTS;
         }
-        boolean merged = settings.merged(dependency.rdd().getNumPartitions(),
-                dependency.partitioner().numPartitions());
+        int reducers = dependency.partitioner().numPartitions();
+        boolean merged = settings.merged(dependency.rdd().getNumPartitions(), reducers);
+        if (merged) {
+            createPartitionBags(dir, reducers);
+        }
         LOG.debug("shuffle {} goes through Creel at {} ({} writer, {} layout)", shuffleId, dir, kind,
                 merged ? "merged" : "per-map");
         return new CreelShuffleHandle<>(shuffleId, dependency, dir, kind, merged);
+    }
+
+    /**
+     * The merged layout's Bag of every reduce partition, made here once rather than by each lane's
+     * first task (which would race the other lanes to it, a failed create and a retry each), a
+     * thousand creates in flight at a time.
+     */
+    private void createPartitionBags(String dir, int reducers) {
+        for (int from = 0; from < reducers; from += 1000) {
+            int to = Math.min(reducers, from + 1000);
+            java.util.List<java.util.concurrent.CompletableFuture<?>> creates = new java.util.ArrayList<>(to - from);
+            for (int p = from; p < to; p++) {
+                creates.add(client().create(ShufflePaths.partitionBag(dir, p), NodeType.BAG).exceptionallyCompose(t -> {
+                    CreelException e = CreelException.unwrap(t);
+                    return e.code() == ErrorCode.ALREADY_EXISTS ? java.util.concurrent.CompletableFuture.completedFuture(null)
+                            : java.util.concurrent.CompletableFuture.failedFuture(e);
+                }));
+            }
+            try {
+                Futures.await(java.util.concurrent.CompletableFuture.allOf(
+                        creates.toArray(java.util.concurrent.CompletableFuture[]::new)), timeout(),
+                        "creating the partition Bags " + from + ".." + (to - 1) + " of " + dir);
+            } catch (CreelException e) {
+                throw new CreelException(e.code(), "cannot create the shuffle's partition Bags in Creel: "
+                        + e.getMessage(), e);
+            }
+        }
     }
 
     /** Why a shuffle cannot go through Creel, or null if it can. */

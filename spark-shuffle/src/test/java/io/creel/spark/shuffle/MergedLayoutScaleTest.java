@@ -34,10 +34,12 @@ class MergedLayoutScaleTest {
 
     @Test
     void mergedShufflesStayWithinTheirNodeBoundAtTwoThousandSquaredAndTenThousandReducers() throws Exception {
-        // This test counts nodes, it does not lose servers: a loaded machine must not get a storage
-        // server declared dead (a broken lane adds its Files, which the bound allows but this test does not).
+        // This test counts nodes, it does not lose servers or run short: a loaded machine must not get
+        // a storage server declared dead, and the Bags' record blocks come in regions of 1,024 blocks,
+        // not the kit's 64 (thousands of creates at once can outrun the namenode's region grants, and
+        // then fail). A broken lane adds its Files, which the bound allows but this test does not.
         try (CreelTestCluster creel = CreelTestCluster.start(2L << 30, 1L << 30, 1, 1,
-                Map.of("creel.namenode.server.timeout", "60s"));
+                Map.of("creel.namenode.server.timeout", "60s", "creel.storage.region.size", "64m"));
              NamenodeOpCounter counter = new NamenodeOpCounter(creel.cluster().address().port());
              JavaSparkContext sc = new JavaSparkContext(LocalClusterMode.prepare(
                      creel.sparkConf("local-cluster[2,2,1024]", "merged-scale")

@@ -109,12 +109,17 @@ public final class MergedMapOutput implements MapOutputSink {
         return written;
     }
 
-    /** Waits for the appends issued so far. */
+    /**
+     * Waits for the appends issued so far. Each request behind them has its own timeout; this bound
+     * grows with their number, since a lane's first task creates a File per partition (thousands of
+     * requests in flight at once).
+     */
     private void settle(String doing) throws IOException {
         CompletableFuture<Void> all = CompletableFuture.allOf(appends.toArray(CompletableFuture[]::new));
+        java.time.Duration bound = lanes.timeout().multipliedBy(1 + appends.size() / 500);
         appends.clear();
         try {
-            Futures.awaitIo(all, lanes.timeout(), doing + " " + what());
+            Futures.awaitIo(all, bound, doing + " " + what());
         } catch (IOException e) {
             throw failed(e);
         }
