@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
 /** {@code creel admin ...}: cluster administration. */
 @Command(name = "admin", description = "Administer the cluster: decommission storage servers, check for lost data.",
         mixinStandardHelpOptions = true, subcommands = {AdminCommand.Decommission.class, AdminCommand.Fsck.class,
-                AdminCommand.HttpToken.class})
+                AdminCommand.HttpToken.class, CredentialCommand.class})
 public final class AdminCommand implements Runnable {
     @Spec
     CommandSpec spec;
@@ -33,7 +33,7 @@ public final class AdminCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "missing subcommand: decommission, fsck or http-token");
+        throw new ParameterException(spec.commandLine(), "missing subcommand: decommission, fsck, http-token or credential");
     }
 
     /** {@code creel admin decommission HOST:PORT}. */

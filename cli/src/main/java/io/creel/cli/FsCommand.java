@@ -38,7 +38,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "fs", description = "Work with files and directories.", mixinStandardHelpOptions = true,
         subcommands = {FsCommand.Ls.class, FsCommand.Mkdir.class, FsCommand.Put.class, FsCommand.Get.class,
                 FsCommand.Cat.class, FsCommand.Rm.class, FsCommand.Mv.class, FsCommand.Stat.class, FsSpace.Du.class,
-                FsSpace.Df.class})
+                FsSpace.Df.class, FsAccess.Chmod.class, FsAccess.Chown.class})
 public final class FsCommand implements Runnable {
     @Spec
     CommandSpec spec;
@@ -49,7 +49,7 @@ public final class FsCommand implements Runnable {
     @Override
     public void run() {
         throw new ParameterException(spec.commandLine(),
-                "missing subcommand: ls, mkdir, put, get, cat, rm, mv, stat, du or df");
+                "missing subcommand: ls, mkdir, put, get, cat, rm, mv, stat, du, df, chmod or chown");
     }
 
     /** Shared parts of the subcommands. */
@@ -70,7 +70,8 @@ public final class FsCommand implements Runnable {
 
     @Command(name = "ls", description = "List a container (default /).")
     public static final class Ls extends Sub {
-        @Option(names = "-l", description = "Long format: type, size, modified, expiry, name.")
+        @Option(names = "-l", description = "Long format: type, access (mode, owner, group), size, modified, expiry, "
+                + "name.")
         boolean longFormat;
         @Option(names = "-R", description = "Recursive: everything below, one full path a line.")
         boolean recursive;
@@ -87,8 +88,8 @@ public final class FsCommand implements Runnable {
             CreelPath p = CreelPath.parse(path);
             try (CreelClient c = common.connect(p)) {
                 List<DirectoryEntry> top = sorted(await(c, c.list(p.path()), "ls " + p.path()));
-                TextTable t = new TextTable(new boolean[] {false, true, false, false, false}, "TYPE", "SIZE",
-                        "MODIFIED", "EXPIRY", "NAME");
+                TextTable t = new TextTable(new boolean[] {false, false, true, false, false, false}, "TYPE", "ACCESS",
+                        "SIZE", "MODIFIED", "EXPIRY", "NAME");
                 if (recursive) {
                     walk(c, p.path(), top, t);
                 } else {
@@ -119,7 +120,7 @@ public final class FsCommand implements Runnable {
                 out().println(shown);
                 return;
             }
-            t.add(i.type().displayName(), i.type().isContainer() ? "-" : size(i.length(), human),
+            t.add(i.type().displayName(), FsAccess.column(i), i.type().isContainer() ? "-" : size(i.length(), human),
                     Instant.ofEpochMilli(i.modifiedMillis()).toString(), expiryColumn(i), shown);
         }
 
@@ -479,7 +480,13 @@ public final class FsCommand implements Runnable {
                 o.println("modified:   " + Instant.ofEpochMilli(i.modifiedMillis()));
                 o.println("writing:    " + i.writing());
                 o.println("expires:    " + (i.expiry() != null ? expiryText(i) : ancestorExpiry(c, p.path())));
-                if (i.type() == NodeType.FILE || i.type() == NodeType.KEYVALUE) {
+                if (i.access() != null) {
+                    o.println("owner:      " + i.access().owner());
+                    o.println("group:      " + i.access().group());
+                    o.println("mode:       " + String.format("%04o", i.access().mode()) + " ("
+                            + io.creel.common.protocol.NodeAccess.modeText(i.access().mode()) + ")");
+                }
+                if ((i.type() == NodeType.FILE || i.type() == NodeType.KEYVALUE) && FsAccess.mayFsck(c)) {
                     var fsck = await(c, c.fsck(p.path()), "fsck " + p.path());
                     var damage = fsck.damaged();
                     o.println("lost:       " + (damage.isEmpty() ? "none" : damage.get(0).lostBlocks() + " of "

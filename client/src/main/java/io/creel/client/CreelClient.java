@@ -321,6 +321,29 @@ public final class CreelClient implements AutoCloseable {
     }
 
     /**
+     * Changes the node at {@code path}'s owner (unless "", administrators only), group (unless "")
+     * and mode (unless {@link io.creel.common.protocol.SetAccessRequest#KEEP}); completes with the
+     * node afterwards. The root is changed on every namenode. Fails PERMISSION_DENIED for anyone but
+     * the owner or an administrator, UNSUPPORTED where the namenode enforces no permissions.
+     */
+    public CompletableFuture<NodeInfo> setAccess(String path, String owner, String group, int mode) {
+        return Futures.guard(() -> {
+            PathName p = PathName.parse(path);
+            io.creel.common.protocol.SetAccessRequest r = new io.creel.common.protocol.SetAccessRequest(p.toString(),
+                    owner, group, mode);
+            if (!p.isRoot()) {
+                return router.setAccess(router.partitionOf(p), r);
+            }
+            return router.everyPartition(i -> router.setAccess(i, r)).thenApply(all -> all.get(0));
+        });
+    }
+
+    /** The operator's calls about identities: issuing, revoking and listing credentials. */
+    public ClusterAdmin admin() {
+        return admin;
+    }
+
+    /**
      * Files and KeyValues at or below {@code path} that have blocks on storage servers that are dead
      * or gone, and containers whose directory records were on such a server; for "/" every partition
      * is checked.

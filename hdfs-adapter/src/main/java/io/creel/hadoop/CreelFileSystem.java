@@ -55,9 +55,12 @@ import org.apache.hadoop.util.Progressable;
  * <p>Node types map as follows: a Directory, Bag or Table is a directory; a File or KeyValue is a
  * file. Files can be created in Directories and Bags; a Table accepts no Files (it holds
  * KeyValues only, written through Creel's own API), so creating a file in it fails with the
- * namenode's rule as the message. Permissions are not kept: every path reports the current user as
- * owner and group, {@code rwxrwxrwx} for directories and {@code rw-rw-rw-} for files, and
- * setPermission/setOwner are accepted and ignored.
+ * namenode's rule as the message. Permissions: where the namenode enforces them (a cluster with a
+ * secret), a {@link FileStatus} shows the node's owner, group and mode, {@code setPermission} and
+ * {@code setOwner} change them, a new node gets the permission {@code create} or {@code mkdirs} was
+ * given less the client's umask, and a refusal is an {@link org.apache.hadoop.security.AccessControlException};
+ * elsewhere every path reports the current user as owner and group, {@code rwxrwxrwx} for
+ * directories and {@code rw-rw-rw-} for files, and setPermission/setOwner are accepted and ignored.
  *
  * <p>Rename follows HDFS: into an existing directory it moves under it; onto an existing file,
  * from a missing source, or to a missing parent it returns false.
@@ -188,8 +191,12 @@ public class CreelFileSystem extends FileSystem {
     private FileStatus status(String path, NodeInfo n) {
         boolean dir = n.type().isContainer();
         short copies = n.replication() > 0 ? (short) n.replication() : getDefaultReplication();
+        io.creel.common.protocol.NodeAccess a = n.access();
+        FsPermission permission = a != null ? new FsPermission((short) a.mode())
+                : dir ? DIRECTORY_PERMISSION : FILE_PERMISSION;
         return new FileStatus(dir ? 0 : n.length(), dir, dir ? 0 : copies, dir ? 0 : blockSize, n.modifiedMillis(),
-                n.modifiedMillis(), dir ? DIRECTORY_PERMISSION : FILE_PERMISSION, user, user, qualify(path));
+                n.modifiedMillis(), permission, a != null ? a.owner() : user, a != null ? a.group() : user,
+                qualify(path));
     }
 
     private <T> T await(CompletableFuture<T> f, String what) throws IOException {
@@ -247,7 +254,7 @@ public class CreelFileSystem extends FileSystem {
             throw new FileAlreadyExistsException("/ is the root directory; a file cannot replace it");
         }
         mkdirsInternal(name.parent().toString());
-        return createFile(p, overwrite);
+        return createFile(p, overwrite, permission);
     }
 
     @Override
@@ -258,11 +265,11 @@ public class CreelFileSystem extends FileSystem {
         if (parse(p).isRoot()) {
             throw new FileAlreadyExistsException("/ is the root directory; a file cannot replace it");
         }
-        return createFile(p, flags.contains(CreateFlag.OVERWRITE));
+        return createFile(p, flags.contains(CreateFlag.OVERWRITE), permission);
     }
 
     /** Creates a File whose parent exists; an existing File is replaced only with {@code overwrite}. */
-    private FSDataOutputStream createFile(String p, boolean overwrite) throws IOException {
+    private FSDataOutputStream createFile(String p, boolean overwrite, FsPermission permission) throws IOException {
         statistics.incrementWriteOps(1);
         CreelNode node;
         try {
@@ -285,6 +292,7 @@ public class CreelFileSystem extends FileSystem {
             }
             node = await(client.create(p, NodeType.FILE, fileOptions), "create " + p);
         }
+        applyPermission(p, node, permission);
         return new FSDataOutputStream(new CreelOutputStream(p, outputStream(node)), statistics);
     }
 
@@ -309,27 +317,48 @@ public class CreelFileSystem extends FileSystem {
     @Override
     public boolean mkdirs(Path f, FsPermission permission) throws IOException {
         statistics.incrementWriteOps(1);
-        mkdirsInternal(creelPath(f));
+        String p = creelPath(f);
+        applyPermission(p, mkdirsInternal(p), permission);
         return true;
     }
 
-    /** Makes {@code p} and every missing ancestor a Directory; existing containers are fine, a File is not. */
-    private void mkdirsInternal(String p) throws IOException {
+    /**
+     * As HDFS does, gives a node this call created {@code permission} less the client's umask
+     * ({@code fs.permissions.umask-mode}), where the namenode keeps permissions and the mode it chose
+     * differs; one more namenode call only then.
+     */
+    private void applyPermission(String p, CreelNode created, FsPermission permission) throws IOException {
+        io.creel.common.protocol.NodeAccess a = created == null ? null : created.info().access();
+        if (a == null || permission == null) {
+            return;
+        }
+        FsPermission umask = getConf() == null ? new FsPermission((short) 022) : FsPermission.getUMask(getConf());
+        int wanted = permission.applyUMask(umask).toShort()
+                & io.creel.common.protocol.NodeAccess.ALL;
+        if (wanted != a.mode()) {
+            setAccess(p, "", "", wanted, "set the permission of new node");
+        }
+    }
+
+    /**
+     * Makes {@code p} and every missing ancestor a Directory; existing containers are fine, a File is
+     * not. Returns {@code p}'s node if this call created it, else {@code null}.
+     */
+    private CreelNode mkdirsInternal(String p) throws IOException {
         PathName name = parse(p);
         if (name.isRoot()) {
-            return;
+            return null;
         }
         for (int attempt = 0; ; attempt++) {
             try {
-                await(client.create(p, NodeType.DIRECTORY), "mkdir " + p);
-                return;
+                return await(client.create(p, NodeType.DIRECTORY), "mkdir " + p);
             } catch (FileAlreadyExistsException e) {
                 CreelNode existing = lookupOrNull(p);
                 if (existing == null && attempt < 3) {
                     continue; // removed in between: try again
                 }
                 if (existing != null && existing.type().isContainer()) {
-                    return;
+                    return null;
                 }
                 throw new FileAlreadyExistsException(p + " exists and is a "
                         + (existing == null ? "node" : existing.type().displayName()) + ", not a directory");
@@ -534,6 +563,35 @@ public class CreelFileSystem extends FileSystem {
                  CommonPathCapabilities.FS_SYMLINKS, CommonPathCapabilities.FS_PATHHANDLES -> false;
             default -> super.hasPathCapability(path, capability);
         };
+    }
+
+    /** The node's mode (its read and write bits are enforced); ignored where the namenode keeps no permissions. */
+    @Override
+    public void setPermission(Path p, FsPermission permission) throws IOException {
+        String path = creelPath(p);
+        setAccess(path, "", "", permission.toShort() & io.creel.common.protocol.NodeAccess.ALL, "setPermission");
+    }
+
+    /**
+     * The node's owner (administrators only) and group; {@code null} keeps either. Ignored where the
+     * namenode keeps no permissions.
+     */
+    @Override
+    public void setOwner(Path p, String username, String groupname) throws IOException {
+        String path = creelPath(p);
+        setAccess(path, username == null ? "" : username, groupname == null ? "" : groupname,
+                io.creel.common.protocol.SetAccessRequest.KEEP, "setOwner");
+    }
+
+    private void setAccess(String path, String owner, String group, int mode, String what) throws IOException {
+        try {
+            io.creel.client.Futures.await(client.setAccess(path, owner, group, mode), timeout, what + " " + path);
+        } catch (CreelException e) {
+            if (e.code() != io.creel.common.error.ErrorCode.UNSUPPORTED) {
+                throw HadoopErrors.toIOException(e);
+            }
+            // A namenode without permissions: as HDFS with dfs.permissions.enabled=false, nothing to change.
+        }
     }
 
     /** Creel keeps no access or modification times that a caller could set. */

@@ -36,6 +36,8 @@ final class HadoopErrors {
             case ALREADY_EXISTS -> new FileAlreadyExistsException(e.getMessage());
             case NOT_EMPTY -> new PathIsNotEmptyDirectoryException(e.getMessage());
             case NOT_A_CONTAINER, INVALID_PARENT -> new ParentNotDirectoryException(e.getMessage());
+            case PERMISSION_DENIED, UNAUTHENTICATED ->
+                    new org.apache.hadoop.security.AccessControlException(e.getMessage());
             default -> null;
         };
         if (io == null) {

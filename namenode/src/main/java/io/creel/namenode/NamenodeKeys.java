@@ -71,6 +71,11 @@ public final class NamenodeKeys implements ConfKeySource {
                     + "everything below it once its owning client has not been heard for this long (it heartbeats "
                     + "every creel.client.session.heartbeat); a restarted namenode gives every owner this long again.");
 
+    public static final ConfKey<Integer> PERMISSIONS_UMASK = ConfKey.of("creel.namenode.permissions.umask", "022",
+            v -> io.creel.common.protocol.NodeAccess.parseMode(v.trim()),
+            "With a cluster secret the namenode enforces node permissions: a new node's mode is its parent's less "
+                    + "these bits (octal, as a Unix umask; its owner may always read and write it).");
+
     /** A duration of at least 100 ms: a shorter one would remove live clients' nodes between two heartbeats. */
     private static Duration parseSessionTimeout(String v) {
         Duration d = ConfValues.parseDuration(v);
@@ -88,6 +93,6 @@ public final class NamenodeKeys implements ConfKeySource {
     public List<ConfKey<?>> keys() {
         return List.of(BIND_HOST, REUSE_DELAY, SERVER_TIMEOUT, LOG_DIR, LOG_SYNC, LOG_SYNC_INTERVAL, CHECKPOINT_INTERVAL, REGION_IDLE,
                 INLINE_MAX, FIRST_BLOCK_SIZE, RETRY_CACHE_SIZE, RETRY_CACHE_EXPIRY, RETRY_LEASE_HOLD, REPLICATION, REPLICATION_CLASSES,
-                REPLICATION_BANDWIDTH, SESSION_TIMEOUT);
+                REPLICATION_BANDWIDTH, SESSION_TIMEOUT, PERMISSIONS_UMASK);
     }
 }

@@ -128,6 +128,10 @@ public final class NamenodeServer implements AutoCloseable {
                 System::currentTimeMillis);
         long sessionTimeout = conf.get(NamenodeKeys.SESSION_TIMEOUT).toMillis();
         namespace.setSessionTimeout(sessionTimeout);
+        if (!conf.get(io.creel.common.security.SecurityKeys.SECRET_FILE).isEmpty()) {
+            // Identities are proven only with a cluster secret: without one, everyone may do anything.
+            namespace.ownership().enforce(conf.get(NamenodeKeys.PERMISSIONS_UMASK));
+        }
         RpcConnections controlConnections = new RpcConnections(loops, conf);
         RegionBroker regions = new RegionBroker(allocator, controlConnections);
         RetryCache answers = new RetryCache(conf.get(NamenodeKeys.RETRY_CACHE_SIZE),

@@ -246,6 +246,29 @@ public final class NamenodeRouter {
                 io.creel.common.protocol.FsckReply::decode);
     }
 
+    /** SET_ACCESS at {@code partition}: the node afterwards. */
+    public CompletableFuture<NodeInfo> setAccess(int partition, io.creel.common.protocol.SetAccessRequest request) {
+        return naming(request.path(), call(partition, Opcode.SET_ACCESS, request,
+                in -> io.creel.common.protocol.NodeReply.decode(in).node()));
+    }
+
+    /** CREDENTIAL_PUT at {@code partition}. */
+    public CompletableFuture<io.creel.common.protocol.CredentialRecord> putCredential(int partition,
+            io.creel.common.protocol.CredentialRecord record) {
+        return call(partition, Opcode.CREDENTIAL_PUT, record, io.creel.common.protocol.CredentialRecord::decode);
+    }
+
+    /** CREDENTIAL_REVOKE at {@code partition}: the credential revoked. */
+    public CompletableFuture<io.creel.common.protocol.CredentialRecord> revokeCredential(int partition, String name) {
+        return call(partition, Opcode.CREDENTIAL_REVOKE, new io.creel.common.protocol.NameRequest(name),
+                io.creel.common.protocol.CredentialRecord::decode);
+    }
+
+    /** CREDENTIAL_LIST at {@code partition}. */
+    public CompletableFuture<io.creel.common.protocol.CredentialList> credentials(int partition) {
+        return call(partition, Opcode.CREDENTIAL_LIST, Empty.INSTANCE, io.creel.common.protocol.CredentialList::decode);
+    }
+
     /** {@code request} with this client's identity and a sequence number of its own. */
     private IdentifiedRequest identified(Message request) {
         return new IdentifiedRequest(client.withSequence(sequence.incrementAndGet()), request);

@@ -43,7 +43,13 @@ public enum ErrorCode {
     /** A path or file is too long, too deep, or a limit was reached. */
     LIMIT_EXCEEDED(18),
     /** The peer did not prove it knows the cluster secret (or did not try); the connection is closed. */
-    UNAUTHENTICATED(19);
+    UNAUTHENTICATED(19),
+    /**
+     * The authenticated identity may not do this to this node (its owner and mode say no), or the
+     * request is for the cluster's own daemons and administrators only; the message names the
+     * path and the identity.
+     */
+    PERMISSION_DENIED(20);
 
     private static final ErrorCode[] BY_CODE;
 

@@ -22,16 +22,26 @@ import io.netty.buffer.ByteBuf;
  * @param firstBlockSize bytes of the node's block 0 (0 when it has none): shorter than
  *                       {@code creel.block.size} when block 0 is a block of a size class. Every later
  *                       block is a whole one; see {@link #layout}
+ * @param access         the node's owner, group and mode when the namenode enforces permissions, else
+ *                       {@code null} (everyone may do anything)
  */
 public record NodeInfo(long id, NodeType type, long length, String storageClass, String locationClass,
                        boolean enumerable, long modifiedMillis, boolean writing, int replication, NodeExpiry expiry,
-                       int firstBlockSize)
+                       int firstBlockSize, NodeAccess access)
         implements Message {
-    /** A node whose first block, if any, is a whole block. */
+    /** A node whose first block, if any, is a whole block, without permissions. */
     public NodeInfo(long id, NodeType type, long length, String storageClass, String locationClass,
                     boolean enumerable, long modifiedMillis, boolean writing, int replication, NodeExpiry expiry) {
         this(id, type, length, storageClass, locationClass, enumerable, modifiedMillis, writing, replication, expiry,
-                0);
+                0, null);
+    }
+
+    /** A node without permissions (a namenode that does not enforce them). */
+    public NodeInfo(long id, NodeType type, long length, String storageClass, String locationClass,
+                    boolean enumerable, long modifiedMillis, boolean writing, int replication, NodeExpiry expiry,
+                    int firstBlockSize) {
+        this(id, type, length, storageClass, locationClass, enumerable, modifiedMillis, writing, replication, expiry,
+                firstBlockSize, null);
     }
 
     /** A node that does not expire, whose replication is not set on it or any ancestor. */
@@ -49,7 +59,13 @@ public record NodeInfo(long id, NodeType type, long length, String storageClass,
     /** This node with {@code e} as its expiry. */
     public NodeInfo withExpiry(NodeExpiry e) {
         return new NodeInfo(id, type, length, storageClass, locationClass, enumerable, modifiedMillis, writing,
-                replication, e, firstBlockSize);
+                replication, e, firstBlockSize, access);
+    }
+
+    /** This node with {@code a} as its owner, group and mode. */
+    public NodeInfo withAccess(NodeAccess a) {
+        return new NodeInfo(id, type, length, storageClass, locationClass, enumerable, modifiedMillis, writing,
+                replication, expiry, firstBlockSize, a);
     }
 
     /** How this node's bytes map to its blocks in a cluster of {@code blockSize}-byte blocks. */
@@ -74,6 +90,10 @@ public record NodeInfo(long id, NodeType type, long length, String storageClass,
             expiry.encode(out);
         }
         out.writeInt(firstBlockSize);
+        Wire.writeBoolean(out, access != null);
+        if (access != null) {
+            access.encode(out);
+        }
     }
 
     public static NodeInfo decode(ByteBuf in) {
@@ -90,6 +110,7 @@ public record NodeInfo(long id, NodeType type, long length, String storageClass,
                 Wire.readBoolean(in, "node.enumerable"), Wire.readLong(in, "node.modified"),
                 Wire.readBoolean(in, "node.writing"), Wire.readByte(in, "node.replication"),
                 Wire.readBoolean(in, "node.expires") ? NodeExpiry.decode(in) : null,
-                Wire.readInt(in, "node.firstBlockSize", 0, 1 << 30));
+                Wire.readInt(in, "node.firstBlockSize", 0, 1 << 30),
+                Wire.readBoolean(in, "node.access") ? NodeAccess.decode(in) : null);
     }
 }

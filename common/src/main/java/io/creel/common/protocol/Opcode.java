@@ -29,6 +29,14 @@ public enum Opcode implements RequestType {
     HAND_OVER(18),
     /** Keys of an ordered Table in order from a start key, with their inline values ({@link ScanRequest}). */
     SCAN(19),
+    /** Change a node's owner, group or mode ({@link SetAccessRequest}). */
+    SET_ACCESS(40),
+    /** Superuser only: make a credential current at this namenode ({@link CredentialRecord}). */
+    CREDENTIAL_PUT(41),
+    /** Superuser only: revoke an identity's credential ({@link NameRequest}). */
+    CREDENTIAL_REVOKE(42),
+    /** Superuser only: the credentials this namenode knows ({@link CredentialList}). */
+    CREDENTIAL_LIST(43),
     // data plane (storage server)
     BLOCK_READ(20),
     BLOCK_WRITE(21),

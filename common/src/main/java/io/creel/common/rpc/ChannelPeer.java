@@ -22,6 +22,11 @@ final class ChannelPeer implements RpcPeer {
     }
 
     @Override
+    public io.creel.common.security.Identity identity() {
+        return channel.attr(RpcSecurity.IDENTITY).get();
+    }
+
+    @Override
     public ByteBufAllocator alloc() {
         return channel.alloc();
     }

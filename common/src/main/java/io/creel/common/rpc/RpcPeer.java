@@ -20,6 +20,15 @@ public interface RpcPeer {
     /** Who is at the other end, for log lines ("/10.0.2.15:51234"). */
     String remote();
 
+    /**
+     * Who the peer proved to be in the authentication handshake ({@link io.creel.common.security.Identity#CLUSTER}
+     * for the cluster secret, else a credential's identity); {@code null} on a server without
+     * authentication.
+     */
+    default io.creel.common.security.Identity identity() {
+        return null;
+    }
+
     /** Allocates the buffers of replies (and anything else sent to this peer). */
     ByteBufAllocator alloc();
 

@@ -19,16 +19,39 @@ import java.nio.charset.StandardCharsets;
  */
 public final class ClientAuthentication {
     private final ClusterSecret secret;
+    private final Credential credential;
     private final byte[] clientNonce = Handshake.nonce();
     private byte[] serverNonce;
 
+    /** Proves the cluster secret: the cluster's own identity. */
     public ClientAuthentication(ClusterSecret secret) {
         this.secret = secret;
+        this.credential = null;
     }
 
-    /** The HELLO that opens the handshake. */
+    /**
+     * Claims the identity of this connection's TLS client certificate: no secret, and nothing to
+     * check of the server's (TLS has authenticated it).
+     */
+    public static ClientAuthentication byCertificate() {
+        return new ClientAuthentication();
+    }
+
+    private ClientAuthentication() {
+        this.secret = null;
+        this.credential = null;
+    }
+
+    /** Proves {@code credential}'s identity. */
+    public ClientAuthentication(Credential credential) {
+        this.secret = credential.key();
+        this.credential = credential;
+    }
+
+    /** The HELLO that opens the handshake (naming the credential's identity, if this end has one). */
     public ByteBuf hello(ByteBufAllocator alloc) {
-        return Handshake.opening(alloc, clientNonce);
+        return secret == null ? Handshake.certificateHello(alloc, clientNonce) : credential == null
+                ? Handshake.opening(alloc, clientNonce) : Handshake.identifiedHello(alloc, clientNonce, credential);
     }
 
     /**
@@ -55,6 +78,9 @@ public final class ClientAuthentication {
             serverNonce = Handshake.readOpening(in, "the server's CHALLENGE");
         } catch (HandshakeFailure e) {
             throw new HandshakeFailure(e.getMessage() + " (is authentication on there, and is this the server's port?)");
+        }
+        if (secret == null) {
+            return alloc.buffer(Handshake.PROOF).writeZero(Handshake.PROOF);
         }
         return alloc.buffer(Handshake.PROOF).writeBytes(secret.proof(ClusterSecret.Role.CLIENT, clientNonce,
                 serverNonce));
@@ -92,9 +118,9 @@ public final class ClientAuthentication {
         }
         byte[] claimed = new byte[Handshake.PROOF];
         in.readBytes(claimed);
-        if (!secret.verify(ClusterSecret.Role.SERVER, clientNonce, serverNonce, claimed)) {
-            throw new HandshakeFailure("the server's proof of the cluster secret is wrong (a different secret, or not "
-                    + "a Creel server of this cluster)");
+        if (secret != null && !secret.verify(ClusterSecret.Role.SERVER, clientNonce, serverNonce, claimed)) {
+            throw new HandshakeFailure("the server's proof of the " + (credential == null ? "cluster secret"
+                    : "credential's key") + " is wrong (a different secret, or not a Creel server of this cluster)");
         }
     }
 

@@ -32,8 +32,17 @@ public final class ClientHandshake extends ByteToMessageDecoder {
      * @param timeout time allowed for the whole handshake
      */
     public ClientHandshake(String server, ClusterSecret secret, Duration timeout) {
+        this(server, new ClientAuthentication(secret), timeout);
+    }
+
+    /**
+     * @param server  the server's address, for messages
+     * @param auth    this end of the handshake (the cluster secret's or a credential's)
+     * @param timeout time allowed for the whole handshake
+     */
+    public ClientHandshake(String server, ClientAuthentication auth, Duration timeout) {
         this.server = server;
-        this.auth = new ClientAuthentication(secret);
+        this.auth = auth;
         this.timeoutMillis = Math.max(1, timeout.toMillis());
     }
 

@@ -22,6 +22,8 @@ public final class ClusterSecret {
     /** Shortest secret accepted: shorter ones are guessable offline from one recorded handshake. */
     public static final int MIN_BYTES = 16;
     private static final String MAC = "HmacSHA256";
+    private static final byte[] CREDENTIAL_LABEL = "creel-credential-v1".getBytes(
+            java.nio.charset.StandardCharsets.UTF_8);
     private static final byte[] HTTP_LABEL = "creel-http-v1 token".getBytes(java.nio.charset.StandardCharsets.UTF_8);
 
     private final Path file;
@@ -64,6 +66,37 @@ public final class ClusterSecret {
         byte[] secret = Arrays.copyOf(bytes, end);
         Arrays.fill(bytes, (byte) 0);
         return new ClusterSecret(file, secret);
+    }
+
+    /** A key made elsewhere (a named credential's), proving as a cluster secret proves. */
+    static ClusterSecret ofKey(Path file, byte[] key) {
+        return new ClusterSecret(file, key);
+    }
+
+    /**
+     * The key of named credential {@code name} with id {@code id}: HMAC-SHA256 under this secret of
+     * a label, the name and the id. Derived rather than stored, so every daemon that holds the
+     * cluster secret can check a credential's proof without asking anyone, and no file or log of the
+     * cluster holds users' keys; a new id (a credential issued again) gives a new key.
+     */
+    byte[] deriveKey(String name, byte[] id) {
+        try {
+            Mac mac = Mac.getInstance(MAC);
+            mac.init(key);
+            mac.update(CREDENTIAL_LABEL);
+            byte[] n = name.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            mac.update((byte) n.length);
+            mac.update(n);
+            mac.update(id);
+            return mac.doFinal();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(MAC + " is part of every Java runtime: " + e, e);
+        }
+    }
+
+    /** The key's bytes, for {@link Credential#write} (a credential's secret is its key). */
+    byte[] rawKey() {
+        return key.getEncoded();
     }
 
     /** The file the secret came from, for messages. */

@@ -18,7 +18,9 @@ import java.util.concurrent.CompletableFuture;
 /**
  * What protects a process's connections of the frame protocol, read from its configuration: TLS
  * ({@link SecurityKeys#TLS_ENABLED}), the cluster secret both ends must prove
- * ({@link SecurityKeys#SECRET_FILE}) and the handshake's timeout. A server and a client add their end
+ * ({@link SecurityKeys#SECRET_FILE}) or the named credential a client proves instead
+ * ({@link SecurityKeys#CREDENTIAL_FILE}), and the handshake's timeout. A server proves and checks
+ * with the secret; a client proves its credential when it has one, else the secret. A server and a client add their end
  * of it to a new connection's pipeline, in front of everything else; once the authentication
  * handshake is done its handlers are gone, so requests pay nothing for it (TLS, of course, costs its
  * encryption on every byte).
@@ -26,16 +28,29 @@ import java.util.concurrent.CompletableFuture;
 public final class RpcSecurity {
     /** Set on a connection whose bytes go through TLS: nothing may be written to it as a file region. */
     public static final AttributeKey<Boolean> ENCRYPTED = AttributeKey.valueOf("creel.tls");
-    private static final RpcSecurity NONE = new RpcSecurity(null, null, Duration.ofSeconds(10));
+    /** Set on a server's connection once its peer has authenticated: who it proved to be. */
+    public static final AttributeKey<Identity> IDENTITY = AttributeKey.valueOf("creel.identity");
+    private static final RpcSecurity NONE = new RpcSecurity(null, null, null, Duration.ofSeconds(10));
     /** One per configuration object: PEM files and the secret are read once, not per connection. */
     private static final Map<CreelConf, RpcSecurity> BY_CONF = Collections.synchronizedMap(new WeakHashMap<>());
 
     private final ClusterSecret secret;
+    /** What this process proves as a client instead of the secret, or null. */
+    private final Credential credential;
     private final TlsContexts tls;
     private final Duration handshakeTimeout;
+    /** Whether a client without secret or credential claims its TLS certificate's identity. */
+    private final boolean certificateIdentity;
 
-    private RpcSecurity(ClusterSecret secret, TlsContexts tls, Duration handshakeTimeout) {
+    private RpcSecurity(ClusterSecret secret, Credential credential, TlsContexts tls, Duration handshakeTimeout) {
+        this(secret, credential, tls, handshakeTimeout, false);
+    }
+
+    private RpcSecurity(ClusterSecret secret, Credential credential, TlsContexts tls, Duration handshakeTimeout,
+                        boolean certificateIdentity) {
         this.secret = secret;
+        this.credential = credential;
+        this.certificateIdentity = certificateIdentity;
         this.tls = tls;
         this.handshakeTimeout = handshakeTimeout;
     }
@@ -52,9 +67,15 @@ public final class RpcSecurity {
             return known;
         }
         String file = conf.get(SecurityKeys.SECRET_FILE);
+        String credential = conf.get(SecurityKeys.CREDENTIAL_FILE);
         RpcSecurity made = new RpcSecurity(file.isEmpty() ? null : ClusterSecret.read(Path.of(file)),
+                credential.isEmpty() ? null : Credential.read(Path.of(credential)),
                 conf.get(SecurityKeys.TLS_ENABLED) ? TlsContexts.of(conf) : null,
-                conf.get(SecurityKeys.HANDSHAKE_TIMEOUT));
+                conf.get(SecurityKeys.HANDSHAKE_TIMEOUT), conf.get(SecurityKeys.TLS_IDENTITY));
+        if (made.certificateIdentity && (made.tls == null || !conf.get(SecurityKeys.TLS_CLIENT_AUTH))) {
+            throw new CreelException(ErrorCode.CONFIGURATION, SecurityKeys.TLS_IDENTITY.name() + " needs a TLS client "
+                    + "certificate: set " + SecurityKeys.TLS_ENABLED.name() + " and " + SecurityKeys.TLS_CLIENT_AUTH.name());
+        }
         BY_CONF.put(conf, made);
         return made;
     }
@@ -64,9 +85,18 @@ public final class RpcSecurity {
         return tls != null;
     }
 
-    /** Whether connections prove the cluster secret. */
+    /** Whether connections prove the cluster secret (a server's peers must; see {@link #clientIdentity} for a client). */
     public boolean authenticates() {
         return secret != null;
+    }
+
+    /**
+     * Who this process's client connections prove to be: the credential's identity when
+     * {@link SecurityKeys#CREDENTIAL_FILE} is set, else the cluster (with a secret), else {@code null}.
+     */
+    public Identity clientIdentity() {
+        return credential != null ? Identity.named(credential.name(), credential.idText())
+                : secret != null ? Identity.CLUSTER : null;
     }
 
     /** How long a peer may take for the TLS and authentication handshakes. */
@@ -79,7 +109,8 @@ public final class RpcSecurity {
      * a Netty channel ({@link #addClientHandlers} is the TCP one); {@code null} when there is no secret.
      */
     public ClientAuthentication clientAuthentication() {
-        return secret == null ? null : new ClientAuthentication(secret);
+        return credential != null ? new ClientAuthentication(credential) : secret != null
+                ? new ClientAuthentication(secret) : certificateIdentity ? ClientAuthentication.byCertificate() : null;
     }
 
     /**
@@ -120,8 +151,9 @@ public final class RpcSecurity {
     public CompletableFuture<Void> addClientHandlers(Channel channel, HostPort server) {
         ChannelPipeline pipeline = channel.pipeline();
         CompletableFuture<Void> authenticated = null;
-        if (secret != null) {
-            ClientHandshake handshake = new ClientHandshake(server.toString(), secret, handshakeTimeout);
+        ClientAuthentication proving = clientAuthentication();
+        if (proving != null) {
+            ClientHandshake handshake = new ClientHandshake(server.toString(), proving, handshakeTimeout);
             pipeline.addFirst("auth", handshake);
             authenticated = handshake.done();
         }

@@ -74,9 +74,10 @@ public final class ServerHandshake extends ByteToMessageDecoder {
                     refusePlain(ctx, in);
                     return;
                 }
-                if (in.readableBytes() < ServerAuthentication.HELLO_BYTES) {
+                if (in.readableBytes() < ServerAuthentication.helloBytes(in)) {
                     return;
                 }
+                auth.certificateSubject(TlsContexts.subjectName(ctx.pipeline().get(io.netty.handler.ssl.SslHandler.class)));
                 ByteBuf challenge = auth.challenge(in, ctx.alloc());
                 state = State.PROOF;
                 ctx.writeAndFlush(challenge);
@@ -87,8 +88,9 @@ public final class ServerHandshake extends ByteToMessageDecoder {
                 }
                 ByteBuf accepted = auth.accept(in, ctx.alloc());
                 state = State.DONE;
+                ctx.channel().attr(RpcSecurity.IDENTITY).set(auth.identity());
                 ctx.writeAndFlush(accepted);
-                LOG.debug("{}: {} authenticated", name, ctx.channel().remoteAddress());
+                LOG.debug("{}: {} authenticated as {}", name, ctx.channel().remoteAddress(), auth.identity());
                 // Whatever followed the proof (the first requests) goes on to the frame decoder.
                 ctx.pipeline().remove(this);
             }

@@ -114,4 +114,30 @@ final class TlsContexts {
     SslProvider provider() {
         return provider;
     }
+
+    /**
+     * The name a verified TLS client certificate gives its holder: its subject's CN (the whole
+     * subject when it has none), or {@code null} when {@code ssl} is null or its peer presented no
+     * verified certificate.
+     */
+    static String subjectName(io.netty.handler.ssl.SslHandler ssl) {
+        if (ssl == null) {
+            return null;
+        }
+        try {
+            java.security.cert.Certificate[] chain = ssl.engine().getSession().getPeerCertificates();
+            if (chain.length == 0 || !(chain[0] instanceof java.security.cert.X509Certificate x)) {
+                return null;
+            }
+            String dn = x.getSubjectX500Principal().getName();
+            for (javax.naming.ldap.Rdn rdn : new javax.naming.ldap.LdapName(dn).getRdns()) {
+                if (rdn.getType().equalsIgnoreCase("CN")) {
+                    return String.valueOf(rdn.getValue());
+                }
+            }
+            return dn;
+        } catch (javax.net.ssl.SSLPeerUnverifiedException | javax.naming.InvalidNameException e) {
+            return null;
+        }
+    }
 }

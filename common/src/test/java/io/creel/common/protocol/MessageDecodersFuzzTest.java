@@ -24,6 +24,7 @@ class MessageDecodersFuzzTest {
             RegionSyncRequest::decode, RegisterReply::decode, RegisterRequest::decode, RemoveRequest::decode,
             ServerStatus::decode, StatusReply::decode, StorageServerInfo::decode, LocateRequest::decode,
             LocateReply::decode, HandOverRequest::decode, SessionBeatReply::decode,
+            SetAccessRequest::decode, CredentialRecord::decode, CredentialList::decode, NameRequest::decode,
             SyncManyRequest::decode, SyncManyReply::decode, ScanRequest::decode, ScanReply::decode);
 
     @FuzzTest(maxDuration = "15s")

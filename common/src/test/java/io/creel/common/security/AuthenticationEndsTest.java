@@ -112,9 +112,17 @@ class AuthenticationEndsTest {
                 StandardCharsets.US_ASCII);
         assertFalse(ServerAuthentication.opensHandshake(http));
         ByteBuf v2 = new ClientAuthentication(s).hello(ALLOC);
-        v2.setByte(4, 2);
-        assertEquals("HELLO is of handshake version 2; this side speaks 1",
+        v2.setByte(4, 4);
+        assertEquals("HELLO is of handshake version 4; this side speaks 1 to 3",
                 assertThrows(HandshakeFailure.class, () -> server.challenge(v2, ALLOC)).getMessage());
+        ByteBuf cut = new ClientAuthentication(s).hello(ALLOC);
+        cut.setByte(4, 2); // says it names an identity, and does not
+        assertEquals("its HELLO names an identity but is 0 bytes short of one",
+                assertThrows(HandshakeFailure.class, () -> new ServerAuthentication(s).challenge(cut, ALLOC))
+                        .getMessage());
+        ByteBuf byCertificate = ClientAuthentication.byCertificate().hello(ALLOC);
+        assertTrue(assertThrows(HandshakeFailure.class, () -> new ServerAuthentication(s).challenge(byCertificate,
+                ALLOC)).getMessage().contains("claims the identity of a TLS client certificate, and it presented none"));
 
         ClientAuthentication client = new ClientAuthentication(s);
         ByteBuf notAChallenge = Unpooled.wrappedBuffer(new byte[ServerAuthentication.HELLO_BYTES]);

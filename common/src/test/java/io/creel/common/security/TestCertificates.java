@@ -54,6 +54,14 @@ public final class TestCertificates {
         return d;
     }
 
+    /**
+     * A client certificate of the same authority whose subject is {@code CN=commonName}: a TLS
+     * identity for {@code creel.security.tls.identity}.
+     */
+    public TestCertificates client(String commonName) throws IOException, InterruptedException {
+        return issue(ca.getParent(), "client-" + commonName, commonName, "DNS:" + commonName);
+    }
+
     /** A certificate the authority in {@code d} signs: {@code stem.pem} and {@code stem.key}. */
     private static TestCertificates issue(Path d, String stem, String commonName, String subjectAltName)
             throws IOException, InterruptedException {

@@ -72,6 +72,7 @@ public final class Namespace {
     private final Creates creates;
     private final OwnedNodes owned;
     private final Expiries expiries;
+    private final Ownership ownership = new Ownership(this);
     /** Where every change is logged (persistence), or nowhere. */
     private NamespaceLog log = NamespaceLog.NONE;
     /** The answers of identified requests, logged with their changes (exactly once across restarts). */
@@ -157,6 +158,11 @@ public final class Namespace {
         return nodes;
     }
 
+    /** Nodes' owners and modes, and the current credentials (see {@link Ownership}). */
+    public Ownership ownership() {
+        return ownership;
+    }
+
     /** The expiring nodes, for {@link NamespaceImage} (under this object's lock). */
     OwnedNodes owned() {
         return owned;
@@ -230,9 +236,10 @@ public final class Namespace {
         return new OpenReply(info(n), lease, BlockMap.firstBlock(n), InlineValues.data(n), inline.max());
     }
 
-    /** What a reply says of {@code n}: its {@link Node#info()}, with its owner if it expires. */
+    /** What a reply says of {@code n}: its {@link Node#info()}, with its owner if it expires, and its access. */
     NodeInfo info(Node n) {
-        return owned.isEmpty() || !owned.expires(n.id) ? n.info() : n.info().withExpiry(owned.describe(n.id));
+        NodeInfo i = owned.isEmpty() || !owned.expires(n.id) ? n.info() : n.info().withExpiry(owned.describe(n.id));
+        return ownership.describe(n, i);
     }
 
     // ------------------------------------------------------------------ expiring nodes
@@ -621,6 +628,7 @@ public final class Namespace {
         if (n instanceof DataNode d && d.inline != null) {
             log.inline(d.id, d.inline, d.modifiedMillis);
         }
+        ownership.stamp(n);
     }
 
     /** The log as it is now (the parts that log their own changes ask here). */

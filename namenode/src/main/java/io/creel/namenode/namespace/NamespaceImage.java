@@ -37,6 +37,8 @@ public final class NamespaceImage {
             NodeTable nodes = ns.nodes();
             Container root = nodes.root();
             describeBlocks(root, sink);
+            ns.ownership().describeTo(root, sink);
+            ns.ownership().describeCredentials(sink);
             ArrayDeque<Node> todo = new ArrayDeque<>(root.childList());
             while (!todo.isEmpty()) {
                 Node n = todo.removeFirst();
@@ -44,6 +46,7 @@ public final class NamespaceImage {
                 if (n instanceof Container c && c.ordered()) {
                     sink.ordered(n.id);
                 }
+                ns.ownership().describeTo(n, sink);
                 long[] owner = ns.owned().logged(n.id);
                 if (owner != null) {
                     sink.owned(n.id, owner[0], owner[1], owner[2]);
@@ -220,6 +223,22 @@ public final class NamespaceImage {
                 n.parent.removeChild(n);
             }
             forget(n);
+        }
+
+        /** See {@link NamespaceLog#access}. */
+        public void access(long nodeId, String owner, String group, int mode) {
+            ns.ownership().restore(node(nodeId), owner, group, mode);
+        }
+
+        /** See {@link NamespaceLog#credential}. */
+        public void credential(String name, String id, List<String> groups, long createdMillis) {
+            ns.ownership().restoreCredential(new io.creel.common.protocol.CredentialRecord(name, id, groups,
+                    createdMillis));
+        }
+
+        /** See {@link NamespaceLog#revoked}. */
+        public void revoked(String name) {
+            ns.ownership().restoreRevoked(name);
         }
 
         /** See {@link NamespaceLog#owned}. */

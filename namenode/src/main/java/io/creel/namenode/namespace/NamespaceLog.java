@@ -105,6 +105,21 @@ public interface NamespaceLog {
     }
 
     /**
+     * Node {@code nodeId} is owned by {@code owner}, in group {@code group}, with mode {@code mode}
+     * from now on (a create's, after its CREATED record, or a chmod/chown); see {@link Ownership}.
+     */
+    default void access(long nodeId, String owner, String group, int mode) {
+    }
+
+    /** Identity {@code name}'s current credential is issue {@code id}, in {@code groups} (replacing any earlier one). */
+    default void credential(String name, String id, java.util.List<String> groups, long createdMillis) {
+    }
+
+    /** Identity {@code name}'s credential was revoked. */
+    default void revoked(String name) {
+    }
+
+    /**
      * The Table the {@link #created} call just before created keeps its keys in order (an ordered
      * Table); none by default for logs that only count.
      */

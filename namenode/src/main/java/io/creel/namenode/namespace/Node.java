@@ -37,6 +37,8 @@ abstract sealed class Node permits Container, DataNode {
     /** Set at creation; a restart's rebuild completes it (see {@link NamespaceImage.Rebuilder#replication}). */
     Placement placement;
     long modifiedMillis;
+    /** Owner, group and mode as {@link Ownership} packs them; 0 when never stamped. */
+    long access;
     /** This node's slot in its parent's records, or -1. */
     int slot = -1;
     private AllocatedBlock[] blocks = NO_BLOCKS;

@@ -115,7 +115,7 @@ final class NodeTable {
     }
 
     /** The node at the first {@code depth} components of {@code path}. */
-    private Node resolve(Utf8Path path, int depth) {
+    Node resolve(Utf8Path path, int depth) {
         Node cur = root;
         byte[] bytes = path.bytes();
         for (int i = 0; i < depth; i++) {

@@ -65,7 +65,7 @@ public final class TableScans {
             while (out.size() < req.limit() && keys.hasNext()) {
                 Node k = keys.next();
                 byte[] data = InlineValues.data(k);
-                NodeInfo info = k.info();
+                NodeInfo info = namespace.info(k); // with its owner and mode, for the permission check
                 long size = ENTRY_OVERHEAD + k.name.length + (data == null ? 0 : data.length)
                         + 3L * (info.storageClass().length() + info.locationClass().length());
                 if (!out.isEmpty() && bytes + size > budget) {

@@ -81,10 +81,24 @@ final class LogFormat {
      */
     static final int ORDERED = 18;
     /**
+     * node id, owner, group (strings), mode (u16): the node's owner, group and mode from now on (a
+     * create's, after its CREATED record, or a chmod/chown); in a checkpoint, after the node's own
+     * records (the root's after its blocks). Only a namenode enforcing permissions writes them
+     * (since version 4).
+     */
+    static final int ACCESS = 19;
+    /**
+     * name, id (strings), group count (u8) and groups, created (int64 ms): identity name's current
+     * credential (in a checkpoint, every current one, after the root) (since version 4).
+     */
+    static final int CREDENTIAL = 20;
+    /** name: the identity's credential was revoked (since version 4). */
+    static final int CREDENTIAL_REVOKED = 21;
+    /**
      * The format this release writes and the newest it reads. Raise it when a record changes meaning
      * or layout; readers keep reading older versions (a file with no FORMAT record is version 1).
      */
-    static final int VERSION = 3;
+    static final int VERSION = 4;
 
     static final String LOG_PREFIX = "log-";
     static final String CHECKPOINT_PREFIX = "checkpoint-";

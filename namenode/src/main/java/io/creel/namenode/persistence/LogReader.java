@@ -315,6 +315,31 @@ final class LogReader {
             }
             case LogFormat.OWNED -> target.owned(Wire.readLong(in, "node id"), Wire.readLong(in, "owner"),
                     Wire.readLong(in, "owner"), Wire.readLong(in, "grace"));
+            case LogFormat.ACCESS -> {
+                long node = Wire.readLong(in, "node id");
+                String owner = Wire.readString(in, "owner");
+                String group = Wire.readString(in, "group");
+                int mode = Wire.readUnsignedShort(in, "mode");
+                if (mode > io.creel.common.protocol.NodeAccess.ALL || owner.isEmpty() || group.isEmpty()) {
+                    throw new IllegalStateException("node " + node + " owned by '" + owner + "', group '" + group
+                            + "', mode " + Integer.toOctalString(mode));
+                }
+                target.access(node, owner, group, mode);
+            }
+            case LogFormat.CREDENTIAL -> {
+                String name = Wire.readString(in, "credential name");
+                String id = Wire.readString(in, "credential id");
+                int n = Wire.readByte(in, "groups") & 0xff;
+                java.util.List<String> groups = new java.util.ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    groups.add(Wire.readString(in, "group"));
+                }
+                if (name.isEmpty() || id.isEmpty()) {
+                    throw new IllegalStateException("a credential without a name or id");
+                }
+                target.credential(name, id, groups, Wire.readLong(in, "created"));
+            }
+            case LogFormat.CREDENTIAL_REVOKED -> target.revoked(Wire.readString(in, "credential name"));
             case LogFormat.ANSWER -> {
                 RequestIdentity id = RequestIdentity.decode(in);
                 int code = Wire.readByte(in, "opcode") & 0xff;

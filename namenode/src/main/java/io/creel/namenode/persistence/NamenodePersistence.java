@@ -364,6 +364,16 @@ public final class NamenodePersistence implements AutoCloseable {
             }
 
             @Override
+            public void access(long nodeId, String owner, String group, int mode) {
+                enc.access(nodeId, owner, group, mode);
+            }
+
+            @Override
+            public void credential(String name, String id, java.util.List<String> groups, long createdMillis) {
+                enc.credential(name, id, groups, createdMillis);
+            }
+
+            @Override
             public void ordered(long nodeId) {
                 enc.ordered(nodeId);
             }

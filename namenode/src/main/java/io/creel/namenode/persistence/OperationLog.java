@@ -208,6 +208,24 @@ final class OperationLog implements NamespaceLog, AutoCloseable {
     }
 
     @Override
+    public synchronized void access(long nodeId, String owner, String group, int mode) {
+        encoder.access(nodeId, owner, group, mode);
+        flush();
+    }
+
+    @Override
+    public synchronized void credential(String name, String id, java.util.List<String> groups, long createdMillis) {
+        encoder.credential(name, id, groups, createdMillis);
+        flush();
+    }
+
+    @Override
+    public synchronized void revoked(String name) {
+        encoder.revoked(name);
+        flush();
+    }
+
+    @Override
     public boolean keepsAnswers() {
         return true;
     }

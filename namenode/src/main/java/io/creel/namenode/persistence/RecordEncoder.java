@@ -159,6 +159,31 @@ final class RecordEncoder {
         end(at);
     }
 
+    void access(long nodeId, String owner, String group, int mode) {
+        int at = begin(LogFormat.ACCESS);
+        out.writeLong(nodeId);
+        Wire.writeString(out, owner);
+        Wire.writeString(out, group);
+        out.writeShort(mode);
+        end(at);
+    }
+
+    void credential(String name, String id, java.util.List<String> groups, long createdMillis) {
+        int at = begin(LogFormat.CREDENTIAL);
+        Wire.writeString(out, name);
+        Wire.writeString(out, id);
+        out.writeByte(groups.size());
+        groups.forEach(g -> Wire.writeString(out, g));
+        out.writeLong(createdMillis);
+        end(at);
+    }
+
+    void revoked(String name) {
+        int at = begin(LogFormat.CREDENTIAL_REVOKED);
+        Wire.writeString(out, name);
+        end(at);
+    }
+
     void answer(LoggedAnswer a) {
         int at = begin(LogFormat.ANSWER);
         a.identity().encode(out);

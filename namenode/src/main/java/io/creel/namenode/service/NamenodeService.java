@@ -33,6 +33,7 @@ import io.creel.common.protocol.StorageServerInfo;
 import io.creel.common.rpc.RequestHandler;
 import io.creel.common.rpc.RpcCall;
 import io.creel.common.rpc.RpcPeer;
+import io.creel.common.security.Identity;
 import io.creel.namenode.allocation.AllocatedBlock;
 import io.creel.namenode.allocation.BlockAllocator;
 import io.creel.namenode.allocation.RegionBroker;
@@ -84,6 +85,7 @@ public final class NamenodeService implements RequestHandler {
     private final RegionBroker regions;
     private final RetryCache answers;
     private final ClientSessions clients;
+    private final io.creel.namenode.security.PermissionGuard guard;
     private final TableScans scans;
 
     /**
@@ -119,6 +121,7 @@ public final class NamenodeService implements RequestHandler {
         this.regions = regions;
         this.answers = answers;
         this.clients = new ClientSessions(leaseHoldMillis, namespace::connectionClosed);
+        this.guard = new io.creel.namenode.security.PermissionGuard(namespace.ownership());
     }
 
     /** The answers this namenode keeps for retries. */
@@ -136,46 +139,59 @@ public final class NamenodeService implements RequestHandler {
         if (!(call.opcode() instanceof Opcode op)) {
             throw notServed(call); // a tier's own request (a TierOpcode): those go to its storage servers
         }
+        Identity who = guard.admit(call); // null: permissions are off
         switch (op) {
             case CREATE -> {
                 CreateRequest r = CreateRequest.decode(call.body());
+                guard.mayCreate(who, r.path());
                 Object owner = clients.owner(call.peer(), id);
-                replyWhenDone(call, once(call, () -> withRegions(() -> namespace.create(r, owner, id))));
+                replyWhenDone(call, once(call, () -> withRegions(() -> guard.as(who,
+                        () -> namespace.create(r, owner, id)))));
             }
             case LOOKUP -> {
                 LookupRequest r = LookupRequest.decode(call.body());
+                guard.mayLookup(who, r.path(), r.forAppend());
                 if (r.forAppend()) {
                     // Opening for append takes a lease: a retry must not find it taken by its own first attempt.
                     Object owner = clients.owner(call.peer(), id);
                     replyWhenDone(call, once(call, () -> CompletableFuture.completedFuture(
                             namespace.lookup(r.path(), true, owner))));
                 } else {
-                    call.reply(namespace.lookup(r.path(), false, call.peer()));
+                    call.reply(guard.shown(who, namespace.lookup(r.path(), false, call.peer())));
                 }
             }
             case REMOVE -> {
                 RemoveRequest r = RemoveRequest.decode(call.body());
+                guard.mayRemove(who, r.path());
                 replyWhenDone(call, once(call, () -> namespace.remove(r.path(), r.recursive(), id)
                         .thenApply(NodeReply::new)));
             }
             case MOVE -> {
                 MoveRequest r = MoveRequest.decode(call.body());
+                guard.mayMove(who, r.source(), r.target());
                 replyWhenDone(call, once(call, () -> withRegions(() -> namespace.move(r.source(), r.target(), id))));
             }
             case MAP -> {
                 MapRequest r = MapRequest.decode(call.body());
+                guard.mayUse(who, r.nodeId(), r.lease() != 0);
                 if (r.lease() != 0) {
                     clients.owner(call.peer(), id); // the client is back: its leases stay
                 }
                 replyWhenDone(call, once(call, () -> withRegions(() -> map(r))));
             }
-            case SCAN -> call.reply(scans.scan(ScanRequest.decode(call.body())));
+            case SCAN -> {
+                ScanRequest r = ScanRequest.decode(call.body());
+                guard.mayList(who, r.path());
+                call.reply(guard.shown(who, scans.scan(r)));
+            }
             case LOCATE -> {
                 LocateRequest r = LocateRequest.decode(call.body());
+                guard.mayUse(who, r.nodeId(), false);
                 replyWhenDone(call, locate(r));
             }
             case COMMIT -> {
                 CommitRequest r = CommitRequest.decode(call.body());
+                guard.mayUse(who, r.nodeId(), true);
                 clients.owner(call.peer(), id); // the client is back: its leases stay
                 replyWhenDone(call, once(call, () -> (r.kind() == CommitRequest.Kind.ABANDON
                         ? namespace.abandon(r.nodeId(), r.lease(), id)
@@ -184,6 +200,7 @@ public final class NamenodeService implements RequestHandler {
             }
             case SYNC_MANY -> {
                 io.creel.common.protocol.SyncManyRequest r = io.creel.common.protocol.SyncManyRequest.decode(call.body());
+                r.entries().forEach(e -> guard.mayUse(who, e.nodeId(), true));
                 clients.owner(call.peer(), id); // the client is back: its leases stay
                 replyWhenDone(call, once(call, () -> namespace.syncMany(r)));
             }
@@ -197,11 +214,13 @@ public final class NamenodeService implements RequestHandler {
             }
             case HAND_OVER -> {
                 HandOverRequest r = HandOverRequest.decode(call.body());
+                guard.mayRemove(who, r.path()); // taking a node off its owner's session is as much as removing it
                 replyWhenDone(call, once(call, () -> namespace.handOver(r.path(), r.newOwner(), r.expiry(), id)
                         .thenApply(NodeReply::new)));
             }
             case REGISTER -> {
                 RegisterRequest r = RegisterRequest.decode(call.body());
+                guard.superuserOnly(who, op);
                 StorageServerInfo server = registry.register(r.server());
                 LOG.info("storage server {} ({} tier, class {}, {} blocks) registered as {}", r.server().address(),
                         r.server().tier(), r.server().storageClass(), r.server().blockCount(), server.serverId());
@@ -210,6 +229,7 @@ public final class NamenodeService implements RequestHandler {
             }
             case HEARTBEAT -> {
                 HeartbeatRequest r = HeartbeatRequest.decode(call.body());
+                guard.superuserOnly(who, op);
                 ServerRegistry.Beat beat = registry.heartbeat(r.serverId(), r.localToken());
                 call.reply(new HeartbeatReply(beat == ServerRegistry.Beat.KNOWN,
                         beat == ServerRegistry.Beat.DECOMMISSIONED));
@@ -220,6 +240,7 @@ public final class NamenodeService implements RequestHandler {
             }
             case DECOMMISSION -> {
                 AddressRequest r = AddressRequest.decode(call.body());
+                guard.superuserOnly(who, op);
                 replyWhenDone(call, once(call, () -> {
                     StorageServerInfo s = registry.decommission(r.address());
                     LOG.info("storage server {} is draining: no new blocks go there", s.address());
@@ -227,7 +248,13 @@ public final class NamenodeService implements RequestHandler {
                     return CompletableFuture.completedFuture(statusOf(s));
                 }));
             }
-            case FSCK -> call.reply(fsck(FsckRequest.decode(call.body()).path()));
+            case FSCK -> {
+                String path = FsckRequest.decode(call.body()).path();
+                guard.superuserOnly(who, op);
+                call.reply(fsck(path));
+            }
+            case SET_ACCESS, CREDENTIAL_PUT, CREDENTIAL_REVOKE, CREDENTIAL_LIST ->
+                    replyWhenDone(call, guard.serve(op, call.body(), who));
             default -> throw notServed(call);
         }
     }

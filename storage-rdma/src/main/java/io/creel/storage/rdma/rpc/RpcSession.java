@@ -78,6 +78,8 @@ final class RpcSession implements RpcPeer {
     private volatile boolean dropped;
     /** The handshake still to complete; null once the client is authenticated (or without a secret). */
     private volatile ServerAuthentication auth;
+    /** Who the client proved to be; null until then (and without a secret). */
+    private volatile io.creel.common.security.Identity identity;
     private boolean challenged;
     private volatile boolean refused;
     private final ScheduledFuture<?> handshakeTimer;
@@ -150,6 +152,11 @@ final class RpcSession implements RpcPeer {
         return waiting.size();
     }
 
+    @Override
+    public io.creel.common.security.Identity identity() {
+        return identity;
+    }
+
     /** Whether the client has authenticated (or need not). */
     boolean authenticated() {
         return auth == null && !refused;
@@ -201,7 +208,7 @@ final class RpcSession implements RpcPeer {
                     refuseRequest(exchange);
                     return;
                 }
-                if (in.readableBytes() < ServerAuthentication.HELLO_BYTES) {
+                if (in.readableBytes() < ServerAuthentication.helloBytes(in)) {
                     refuse(exchange, "its HELLO is cut short", null);
                     return;
                 }
@@ -215,6 +222,7 @@ final class RpcSession implements RpcPeer {
                 return;
             }
             ByteBuf accepted = auth.accept(in, alloc());
+            identity = auth.identity();
             auth = null; // before the answer: the client's next message is a request
             handshakeTimer.cancel(false);
             LOG.debug("{}: rdma:// client {} authenticated", server, peer);
