@@ -1,5 +1,6 @@
 package io.creel.storage.nvmf.tcp;
 
+import io.creel.common.inflight.InFlightSlots;
 import io.netty.channel.EventLoop;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -25,12 +26,12 @@ final class CommandTimeouts {
 
     private final EventLoop loop;
     private final NvmeTcpOptions options;
-    private final CommandSlots cids;
+    private final InFlightSlots<CommandSlot> cids;
     private final Expiry expiry;
     private long icDeadline;
     private ScheduledFuture<?> sweeper;
 
-    CommandTimeouts(EventLoop loop, NvmeTcpOptions options, CommandSlots cids, Expiry expiry) {
+    CommandTimeouts(EventLoop loop, NvmeTcpOptions options, InFlightSlots<CommandSlot> cids, Expiry expiry) {
         this.loop = loop;
         this.options = options;
         this.cids = cids;

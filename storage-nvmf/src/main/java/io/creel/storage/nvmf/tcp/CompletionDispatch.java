@@ -1,5 +1,6 @@
 package io.creel.storage.nvmf.tcp;
 
+import io.creel.common.inflight.InFlightSlots;
 import io.creel.storage.nvmf.NvmfException;
 import io.creel.storage.nvmf.nvme.CompletionEntry;
 import io.creel.storage.nvmf.nvme.DataDirection;
@@ -57,7 +58,7 @@ final class CompletionDispatch extends ChannelInboundHandlerAdapter implements P
     }
 
     private final String name;
-    private final CommandSlots cids;
+    private final InFlightSlots<CommandSlot> cids;
     private final PduOutput out;
     private final Queue queue;
     private final PduReader reader;
@@ -71,7 +72,7 @@ final class CompletionDispatch extends ChannelInboundHandlerAdapter implements P
     /**
      * @param maxReadBytes most data one C2HData PDU may carry
      */
-    CompletionDispatch(String name, CommandSlots cids, PduOutput out, long maxReadBytes, Queue queue) {
+    CompletionDispatch(String name, InFlightSlots<CommandSlot> cids, PduOutput out, long maxReadBytes, Queue queue) {
         this.name = name;
         this.cids = cids;
         this.out = out;
@@ -124,7 +125,7 @@ final class CompletionDispatch extends ChannelInboundHandlerAdapter implements P
     }
 
     private CommandSlot activeSlot(int cid, int fieldOffset, String what) throws PduException {
-        CommandSlot slot = cids.active(cid);
+        CommandSlot slot = cids.get(cid);
         if (slot == null) {
             throw new PduException(FatalErrorStatus.INVALID_PDU_HEADER_FIELD, fieldOffset,
                     what + " for CID " + cid + ", which has no outstanding command");
@@ -234,8 +235,8 @@ final class CompletionDispatch extends ChannelInboundHandlerAdapter implements P
         boolean wantsResult = slot.wantsResult;
         boolean digestError = slot.dataDigestError;
         long transferred = slot.transferred;
+        cids.remove(slot.cid);
         slot.clear();
-        cids.release(slot);
         if (!NvmeStatus.isSuccess(status)) {
             NvmeStatus s = NvmeStatus.fromCqeHalfword(status);
             f.completeExceptionally(new NvmfException(s, command.describe() + " failed on " + name + ": " + s));

@@ -1,5 +1,6 @@
 package io.creel.storage.nvmf.tcp;
 
+import io.creel.common.inflight.InFlightSlots;
 import io.creel.storage.nvmf.NvmfException;
 import io.creel.storage.nvmf.nvme.DataDirection;
 import io.creel.storage.nvmf.nvme.NvmeCommand;
@@ -21,9 +22,11 @@ import io.netty.channel.ConnectTimeoutException;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.DuplexChannel;
 import java.util.ArrayDeque;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,7 +48,8 @@ import org.slf4j.LoggerFactory;
  * itself), {@link CompletionDispatch} ("completions": reads every later PDU, completes commands,
  * answers R2Ts, takes C2HData in; it releases every buffer it gets), then this handler ("queue":
  * the flush at the end of a read, the loss of the connection). {@link IcNegotiation} checks the
- * ICResp, {@link CommandSlots} holds the commands in flight by CID, {@link CommandTimeouts} sweeps
+ * ICResp, common's {@link InFlightSlots} holds the commands in flight by CID (one {@link CommandSlot}
+ * per CID, made once), {@link CommandTimeouts} sweeps
  * for an overdue ICResp or command, and {@link PduOutput} writes PDUs and batches their flushes.
  * This class sends commands, queues the ones waiting for a CID, and closes the queue.
  */
@@ -65,7 +69,9 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter {
     private final NvmeTcpOptions options;
     private final String name;
     private final EventLoop loop;
-    private final CommandSlots cids;
+    private final InFlightSlots<CommandSlot> cids;
+    /** The slot of each CID, made once: what {@link #cids} is given for every command. */
+    private final IntFunction<CommandSlot> slotOfCid;
     private final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
     private final PduOutput out;
     private final CompletionDispatch dispatch;
@@ -91,7 +97,8 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter {
         this.loop = loop;
         this.capsuleDataLimit = capsuleDataLimit;
         this.name = (qid == 0 ? "admin queue" : "I/O queue " + qid) + " of " + endpoint;
-        this.cids = new CommandSlots(depth);
+        this.cids = new InFlightSlots<>(depth);
+        this.slotOfCid = CommandSlot.madeOncePerCid(depth);
         this.out = new PduOutput(loop);
         this.timeoutNanos = options.commandTimeout().toNanos();
         this.dispatch = new CompletionDispatch(name, cids, out, maxReadBytes, new DispatchEvents());
@@ -158,7 +165,7 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter {
     }
 
     int depth() {
-        return cids.depth();
+        return cids.capacity();
     }
 
     /** Completes, with the reason, when the queue has closed. */
@@ -249,8 +256,9 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /** Sends {@code command} on a free CID; only when {@link #cids} has one. */
     private void issue(NvmeCommand command, CompletableFuture<Object> f, boolean wantsResult) {
-        CommandSlot slot = cids.take();
+        CommandSlot slot = cids.get(cids.add(slotOfCid));
         slot.begin(command, f, wantsResult, System.nanoTime() + timeoutNanos);
         int length = command.dataLength();
         boolean inCapsule = command.direction() == DataDirection.HOST_TO_CONTROLLER && length > 0
@@ -336,6 +344,8 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter {
     private void timedOut(CommandSlot slot) {
         NvmeCommand command = slot.command;
         CompletableFuture<Object> f = slot.future;
+        // out of the table, so the close below does not fail it too; its CID is never used again, as the queue closes
+        cids.remove(slot.cid);
         slot.clear();
         String what = command.describe() + " (CID " + slot.cid + ") got no answer on " + name + " within "
                 + options.commandTimeout().toMillis() + " ms";
@@ -357,13 +367,15 @@ final class NvmeTcpQueue extends ChannelInboundHandlerAdapter {
         State was = state;
         state = State.CLOSED;
         timeouts.stop();
-        int failed = cids.forEachActive(slot -> {
+        List<CommandSlot> inFlight = cids.removeAll();
+        int failed = inFlight.size();
+        for (CommandSlot slot : inFlight) {
             NvmeCommand command = slot.command;
             CompletableFuture<Object> f = slot.future;
             slot.clear();
             f.completeExceptionally(new NvmfException(cause.kind(), command.describe()
                     + " did not complete: " + cause.getMessage(), cause));
-        });
+        }
         for (Waiting w; (w = waiting.poll()) != null; failed++) {
             w.future().completeExceptionally(notSent(w.command()));
         }

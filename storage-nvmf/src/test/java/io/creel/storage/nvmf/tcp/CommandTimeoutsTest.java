@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.creel.common.inflight.InFlightSlots;
 import io.creel.storage.nvmf.nvme.NvmeCommand;
 import io.netty.channel.DefaultEventLoop;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -52,7 +54,7 @@ class CommandTimeoutsTest {
     void anIcRespThatDoesNotComeWithinTheConnectTimeoutIsReported() throws Exception {
         Recorder r = new Recorder();
         r.awaiting = true;
-        CommandTimeouts t = new CommandTimeouts(loop, options(), new CommandSlots(2), r);
+        CommandTimeouts t = new CommandTimeouts(loop, options(), new InFlightSlots<>(2), r);
         long start = System.nanoTime();
         loop.submit(t::start).get();
         assertEquals("ICResp", r.reported.get(5, TimeUnit.SECONDS));
@@ -63,11 +65,13 @@ class CommandTimeoutsTest {
     @Test
     void theFirstCommandPastItsDeadlineIsReported() throws Exception {
         Recorder r = new Recorder();
-        CommandSlots cids = new CommandSlots(2);
+        InFlightSlots<CommandSlot> cids = new InFlightSlots<>(2);
+        IntFunction<CommandSlot> slotOfCid = CommandSlot.madeOncePerCid(2);
         CommandTimeouts t = new CommandTimeouts(loop, options(), cids, r);
         CommandSlot overdue = loop.submit(() -> {
-            cids.take().begin(FLUSH, new CompletableFuture<>(), false, System.nanoTime() + TimeUnit.HOURS.toNanos(1));
-            CommandSlot s = cids.take();
+            cids.get(cids.add(slotOfCid)).begin(FLUSH, new CompletableFuture<>(), false,
+                    System.nanoTime() + TimeUnit.HOURS.toNanos(1));
+            CommandSlot s = cids.get(cids.add(slotOfCid));
             s.begin(FLUSH, new CompletableFuture<>(), false, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50));
             t.start();
             return s;
@@ -80,7 +84,7 @@ class CommandTimeoutsTest {
     void aStoppedSweepReportsNothing() throws Exception {
         Recorder r = new Recorder();
         r.awaiting = true;
-        CommandTimeouts t = new CommandTimeouts(loop, options(), new CommandSlots(1), r);
+        CommandTimeouts t = new CommandTimeouts(loop, options(), new InFlightSlots<>(1), r);
         loop.submit(() -> {
             t.start();
             t.stop();
