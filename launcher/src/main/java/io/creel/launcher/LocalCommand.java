@@ -36,10 +36,11 @@ public final class LocalCommand implements Callable<Integer> {
             description = "Disk tier size (default: ${DEFAULT-VALUE}).")
     String disk;
 
-    @Option(names = "--size-classes", split = ",", paramLabel = "SIZE[,SIZE...]", defaultValue = "16k,64k",
-            description = "Block sizes of the size-class DRAM servers started next to the DRAM server, each of --dram: "
-                    + "the first blocks of small Files and KeyValues come from them (creel.storage.block.size); none "
-                    + "for none (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--size-classes", split = ",", paramLabel = "SIZE[,SIZE...]", defaultValue = "none",
+            description = "Block sizes of size-class DRAM servers to start next to the DRAM server, each of --dram, "
+                    + "e.g. 16k,64k: the first blocks of small Files and KeyValues come from them "
+                    + "(creel.storage.block.size). Off by default, so that --dram is all the DRAM the cluster "
+                    + "takes and big Files spill to disk once it is full (default: ${DEFAULT-VALUE}).")
     List<String> sizeClasses;
 
     @Option(names = "--data-dir", paramLabel = "DIR",
