@@ -67,13 +67,19 @@ public final class CreelShuffleReader<K, C> implements ShuffleReader<K, C> {
         this.settings = settings;
     }
 
-    /** The map outputs to read: one request per registered map attempt that has bytes for these partitions. */
-    List<FetchRequest> requests() {
+    /** One registered block this task reads: a map attempt's bytes for one partition. */
+    private interface BlockVisitor {
+        void visit(BlockManagerId location, ShuffleBlockId block, int mapIndex);
+    }
+
+    /**
+     * Calls {@code visitor} for every block with bytes in this task's map and partition ranges, as
+     * Spark's map output tracker has them registered (one attempt per map).
+     */
+    private void forEachRegisteredBlock(BlockVisitor visitor) {
         Iterator<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> byExecutor =
                 SparkEnv.get().mapOutputTracker().getMapSizesByExecutorId(handle.shuffleId(), startMapIndex,
                         endMapIndex, startPartition, endPartition);
-        Map<Long, int[]> ranges = new LinkedHashMap<>();
-        Map<Long, BlockManagerId> locations = new LinkedHashMap<>();
         while (byExecutor.hasNext()) {
             Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>> e = byExecutor.next();
             Iterator<Tuple3<BlockId, Object, Object>> blocks = e._2().iterator();
@@ -83,13 +89,21 @@ public final class CreelShuffleReader<K, C> implements ShuffleReader<K, C> {
                     throw new IllegalStateException("unexpected block " + b._1() + " for Creel shuffle "
                             + handle.shuffleId());
                 }
-                int mapIndex = (Integer) b._3();
-                int[] r = ranges.computeIfAbsent(id.mapId(), k -> new int[] {Integer.MAX_VALUE, -1, mapIndex});
-                r[0] = Math.min(r[0], id.reduceId());
-                r[1] = Math.max(r[1], id.reduceId() + 1);
-                locations.put(id.mapId(), e._1());
+                visitor.visit(e._1(), id, (Integer) b._3());
             }
         }
+    }
+
+    /** The map outputs to read: one request per registered map attempt that has bytes for these partitions. */
+    List<FetchRequest> requests() {
+        Map<Long, int[]> ranges = new LinkedHashMap<>();
+        Map<Long, BlockManagerId> locations = new LinkedHashMap<>();
+        forEachRegisteredBlock((location, id, mapIndex) -> {
+            int[] r = ranges.computeIfAbsent(id.mapId(), k -> new int[] {Integer.MAX_VALUE, -1, mapIndex});
+            r[0] = Math.min(r[0], id.reduceId());
+            r[1] = Math.max(r[1], id.reduceId() + 1);
+            locations.put(id.mapId(), location);
+        });
         List<FetchRequest> out = new ArrayList<>(ranges.size());
         ranges.forEach((mapId, r) -> out.add(new FetchRequest(mapId, r[2], locations.get(mapId),
                 ShufflePaths.mapOutput(handle.directory(), r[2], mapId), r[0], r[1])));
@@ -103,24 +117,9 @@ public final class CreelShuffleReader<K, C> implements ShuffleReader<K, C> {
      * is not listed: its batches are skipped).
      */
     java.util.TreeMap<Integer, Map<Integer, MergedFetcher.Expected>> expected() {
-        Iterator<Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>>> byExecutor =
-                SparkEnv.get().mapOutputTracker().getMapSizesByExecutorId(handle.shuffleId(), startMapIndex,
-                        endMapIndex, startPartition, endPartition);
         java.util.TreeMap<Integer, Map<Integer, MergedFetcher.Expected>> out = new java.util.TreeMap<>();
-        while (byExecutor.hasNext()) {
-            Tuple2<BlockManagerId, Seq<Tuple3<BlockId, Object, Object>>> e = byExecutor.next();
-            Iterator<Tuple3<BlockId, Object, Object>> blocks = e._2().iterator();
-            while (blocks.hasNext()) {
-                Tuple3<BlockId, Object, Object> b = blocks.next();
-                if (!(b._1() instanceof ShuffleBlockId id)) {
-                    throw new IllegalStateException("unexpected block " + b._1() + " for Creel shuffle "
-                            + handle.shuffleId());
-                }
-                int mapIndex = (Integer) b._3();
-                out.computeIfAbsent(id.reduceId(), k -> new LinkedHashMap<>())
-                        .put(mapIndex, new MergedFetcher.Expected(mapIndex, id.mapId(), e._1()));
-            }
-        }
+        forEachRegisteredBlock((location, id, mapIndex) -> out.computeIfAbsent(id.reduceId(),
+                k -> new LinkedHashMap<>()).put(mapIndex, new MergedFetcher.Expected(mapIndex, id.mapId(), location)));
         return out;
     }
 
