@@ -9,20 +9,12 @@ import io.creel.client.Futures;
 import io.creel.spark.common.CreelTestCluster;
 import io.creel.spark.shuffle.format.MapOutputIndex;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.junit.jupiter.api.AfterAll;
@@ -107,36 +99,8 @@ class CorruptedMapOutputTest {
         Futures.await(node.read(at, probe), CreelShuffleInspector.timeout(), "read");
         byte[] needle = probe.array();
 
-        List<Path> regions = new ArrayList<>();
-        for (Path dir : List.of(creel.dramDir(), creel.diskDir())) {
-            try (Stream<Path> s = Files.walk(dir)) {
-                s.filter(Files::isRegularFile).forEach(regions::add);
-            }
-        }
-        int flipped = 0;
-        for (Path region : regions) {
-            try (FileChannel ch = FileChannel.open(region, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-                MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_WRITE, 0, ch.size());
-                for (int i = 0; i + needle.length <= m.limit(); i++) {
-                    if (matches(m, i, needle)) {
-                        m.put(i + 32, (byte) (m.get(i + 32) ^ 0x5a));
-                        flipped++;
-                    }
-                }
-                m.force();
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot corrupt " + region, e);
-            }
-        }
-        assertEquals(1, flipped, "the piece's bytes are in exactly one place of the servers' files " + regions);
+        assertEquals(1, StoredBytes.flipTheMiddleOf(needle, List.of(creel.dramDir(), creel.diskDir())),
+                "the piece's bytes are in exactly one place of the servers' files");
     }
 
-    private static boolean matches(ByteBuffer b, int at, byte[] needle) {
-        for (int k = 0; k < needle.length; k++) {
-            if (b.get(at + k) != needle[k]) {
-                return false;
-            }
-        }
-        return true;
-    }
 }

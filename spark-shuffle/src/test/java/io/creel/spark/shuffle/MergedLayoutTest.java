@@ -15,13 +15,7 @@ import io.creel.spark.shuffle.format.BatchHeader;
 import io.creel.spark.shuffle.format.ShufflePaths;
 import io.creel.storage.runtime.StorageServerRuntime;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +24,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 import org.apache.spark.FetchFailed;
 import org.apache.spark.Success$;
 import org.apache.spark.api.java.JavaPairRDD;
@@ -243,32 +236,8 @@ class MergedLayoutTest {
         ByteBuffer probe = ByteBuffer.allocate(64);
         Futures.await(node.read(BatchHeader.SIZE + length / 2 - 32, probe), CreelShuffleInspector.timeout(), "read");
         byte[] needle = probe.array();
-        List<Path> regions = new ArrayList<>();
-        for (Path dir : List.of(creel.dramDir(), creel.diskDir())) {
-            try (Stream<Path> s = Files.walk(dir)) {
-                s.filter(Files::isRegularFile).forEach(regions::add);
-            }
-        }
-        int flipped = 0;
-        for (Path region : regions) {
-            try (FileChannel ch = FileChannel.open(region, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-                MappedByteBuffer m = ch.map(FileChannel.MapMode.READ_WRITE, 0, ch.size());
-                for (int i = 0; i + needle.length <= m.limit(); i++) {
-                    boolean match = true;
-                    for (int k = 0; k < needle.length && match; k++) {
-                        match = m.get(i + k) == needle[k];
-                    }
-                    if (match) {
-                        m.put(i + 32, (byte) (m.get(i + 32) ^ 0x5a));
-                        flipped++;
-                    }
-                }
-                m.force();
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot corrupt " + region, e);
-            }
-        }
-        assertEquals(1, flipped, "the batch's bytes are in exactly one place of the servers' files");
+        assertEquals(1, StoredBytes.flipTheMiddleOf(needle, List.of(creel.dramDir(), creel.diskDir())),
+                "the batch's bytes are in exactly one place of the servers' files");
     }
 
     @Test
